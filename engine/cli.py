@@ -1,0 +1,114 @@
+"""`python -m engine`: the engine's command-line contract (see ../shared/spec/engine.md).
+
+Every failure, from a bad argument to a malformed record, exits with status 2 and prints
+`{"error": {...}}` on standard output — never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import calls as C
+from .cards import format_cards, parse_cards
+from .errors import RuleError
+from .exchange import card_to_return
+from .play import legal_cards, trick_winner
+from .record import loads, replay, state_as_json
+from .rulesets import RULESETS, ruleset_named
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse would print usage to stderr and exit 2
+        raise RuleError(message)
+
+
+def _contract(name: str, ruleset=None) -> C.Call:
+    call = C.call_named(name.strip().lower())
+    if call.is_pass:
+        raise RuleError("pass is not a contract")
+    if ruleset is not None and call not in ruleset.calls:
+        raise RuleError(f"{call.name} is not a contract in {ruleset.id}")
+    return call
+
+
+def _one_card(texts: list[str]):
+    cards = parse_cards(texts)
+    if len(cards) != 1:
+        raise RuleError(f"give exactly one card, not {len(cards)}")
+    return cards[0]
+
+
+def cmd_rulesets(args) -> str:
+    return json.dumps([ruleset.as_json() for ruleset in RULESETS.values()], ensure_ascii=False)
+
+
+def cmd_replay(args) -> str:
+    try:
+        if args.file in (None, "-"):
+            text = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise RuleError(f"cannot read {args.file}: {error.strerror}") from None
+    return json.dumps(state_as_json(replay(loads(text))), ensure_ascii=False)
+
+
+def cmd_return_card(args) -> str:
+    return str(card_to_return(parse_cards(args.hand), _one_card(args.given)))
+
+
+def cmd_legal(args) -> str:
+    ruleset = ruleset_named(args.ruleset)
+    contract = _contract(args.contract, ruleset)
+    hand = parse_cards(args.hand)
+    trick = parse_cards(args.trick or [])
+    legal = legal_cards(hand, trick, contract.trump, ruleset.strict_trumping)
+    return format_cards(legal)
+
+
+def cmd_trick_winner(args) -> str:
+    contract = _contract(args.contract)
+    return str(trick_winner(parse_cards(args.trick), contract.trump))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description="The rules of 3-5-8.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands.add_parser("rulesets", help="the built-in rulesets as JSON").set_defaults(
+        run=cmd_rulesets
+    )
+    replay_cmd = commands.add_parser("replay", help="a game record (JSON) -> the game state")
+    replay_cmd.add_argument("file", nargs="?", help="the record; standard input if left out")
+    replay_cmd.set_defaults(run=cmd_replay)
+    ret = commands.add_parser("return-card", help="the card a receiver must return")
+    ret.add_argument("--hand", nargs="+", required=True, help="the receiver's cards")
+    ret.add_argument("--given", nargs="+", required=True, help="the card it was given")
+    ret.set_defaults(run=cmd_return_card)
+    legal = commands.add_parser("legal", help="the cards that may be played")
+    legal.add_argument("--ruleset", required=True)
+    legal.add_argument("--contract", required=True)
+    legal.add_argument("--hand", nargs="+", required=True)
+    legal.add_argument("--trick", nargs="*", default=[])
+    legal.set_defaults(run=cmd_legal)
+    winner = commands.add_parser("trick-winner", help="index of the card that takes the trick")
+    winner.add_argument("--contract", required=True)
+    winner.add_argument("--trick", nargs="+", required=True)
+    winner.set_defaults(run=cmd_trick_winner)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        output = args.run(args)
+    except RuleError as error:
+        print(json.dumps(error.as_json(), ensure_ascii=False))
+        return 2
+    except Exception as error:  # the contract: never a traceback, whatever the input
+        print(json.dumps(RuleError(f"internal error: {error!r}").as_json()))
+        return 2
+    print(output)
+    return 0
