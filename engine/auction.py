@@ -54,9 +54,7 @@ class Entitlements:
 
     def exhausted(self, rules: Rules) -> bool:
         """True when no seat has a contract left to call (each-call-once rulesets)."""
-        return all(
-            call.is_pass for seat in range(3) for call in self.allowed_calls(rules, seat)
-        )
+        return all(call.is_pass for seat in range(3) for call in self.allowed_calls(rules, seat))
 
 
 @dataclass(frozen=True)

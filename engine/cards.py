@@ -25,8 +25,21 @@ class Suit(enum.Enum):
         return self.name.lower()
 
 
-RANK_NAMES = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10", 9: "9", 8: "8", 7: "7",
-              6: "6", 5: "5", 4: "4", 3: "3", 2: "2"}
+RANK_NAMES = {
+    14: "A",
+    13: "K",
+    12: "Q",
+    11: "J",
+    10: "10",
+    9: "9",
+    8: "8",
+    7: "7",
+    6: "6",
+    5: "5",
+    4: "4",
+    3: "3",
+    2: "2",
+}
 _RANK_VALUES = {name: value for value, name in RANK_NAMES.items()} | {"T": 10}
 _CARD_RE = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
 

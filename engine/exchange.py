@@ -42,7 +42,9 @@ def transfers(
         play_order = in_play_order(receiver)
         by_target = lambda seat: targets[seat]  # noqa: E731
         by_points = lambda seat: points[seat]  # noqa: E731
-        first, second = (by_target, by_points) if order is ExchangeOrder.TARGET else (by_points, by_target)
+        first, second = (
+            (by_target, by_points) if order is ExchangeOrder.TARGET else (by_points, by_target)
+        )
         # Equal on both (only with custom targets): the giver nearer in the direction of play.
         givers.sort(key=lambda seat: (-first(seat), -second(seat), play_order.index(seat)))
         return tuple(Transfer(giver, receiver, points[giver]) for giver in givers)
@@ -50,7 +52,7 @@ def transfers(
 
 
 def card_to_return(hand: tuple[Card, ...], given: Card) -> Card:
-    """The receiver's strongest card of the given card's suit if that beats it, else the given card."""
+    """Its strongest card of the given card's suit if that beats the given card, else the given."""
     same_suit = [card for card in hand if card.suit == given.suit]
     strongest = max(same_suit, key=lambda card: card.rank, default=given)
     return strongest if strongest.beats(given) else given

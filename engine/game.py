@@ -170,19 +170,36 @@ class Game:
             if tricks is not None:
                 raise RuleError("a redeal has no tricks: everyone entitled to call passed")
             check_last_tricks(last_tricks, (0, 0, 0))
-            deal = Deal(**common, hand=None, contract=None, declarer=None, exchange=(),
-                        tricks=None, points=None, totals=self.totals)
+            deal = Deal(
+                **common,
+                hand=None,
+                contract=None,
+                declarer=None,
+                exchange=(),
+                tricks=None,
+                points=None,
+                totals=self.totals,
+            )
         else:
             if tricks is None:
                 raise RuleError(f"tricks are missing: {auction.contract.call.name} was called")
             taken = check_tricks(tricks, self.rules.tricks_per_hand)
             contract = auction.contract
             points = points_of(contract.call, common["targets"], taken)
-            totals = tuple(total + gained for total, gained in zip(self.totals, points, strict=True))
-            deal = Deal(**common, hand=self.hands_played + 1, contract=contract.call,
-                        declarer=contract.seat, exchange=self.exchange_due(contract.call),
-                        tricks=taken, points=points, totals=totals,
-                        last_tricks=check_last_tricks(last_tricks, taken))
+            totals = tuple(
+                total + gained for total, gained in zip(self.totals, points, strict=True)
+            )
+            deal = Deal(
+                **common,
+                hand=self.hands_played + 1,
+                contract=contract.call,
+                declarer=contract.seat,
+                exchange=self.exchange_due(contract.call),
+                tricks=taken,
+                points=points,
+                totals=totals,
+                last_tricks=check_last_tricks(last_tricks, taken),
+            )
         self._commit(deal, auction.entitlements)
         return deal
 
@@ -198,7 +215,10 @@ class Game:
 
     def _end_after(self, deal: Deal) -> str | None:
         options = self.rules.options
-        if options.instant_win_tricks is not None and max(deal.tricks) >= options.instant_win_tricks:
+        if (
+            options.instant_win_tricks is not None
+            and max(deal.tricks) >= options.instant_win_tricks
+        ):
             return "instant_win"
         if options.goal is not None and max(deal.totals) >= options.goal:
             return "goal"
@@ -213,8 +233,12 @@ class Game:
         outcome = next_deal = None
         if self.end:
             outcome = place(
-                self.totals, last.points, last.tricks, last.last_tricks,
-                self.rules.tricks_per_hand, self.rules.options.instant_win_tricks,
+                self.totals,
+                last.points,
+                last.tricks,
+                last.last_tricks,
+                self.rules.tricks_per_hand,
+                self.rules.options.instant_win_tricks,
             )
         else:
             next_deal = NextDeal(

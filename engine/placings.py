@@ -145,7 +145,9 @@ class _Recency:
         result = ordered + remaining
         for above, below in zip(result, result[1:], strict=False):
             if above in won_at:
-                reasons.append(Reason(above, below, "trick", won_at[above], self._latest_win(below)))
+                reasons.append(
+                    Reason(above, below, "trick", won_at[above], self._latest_win(below))
+                )
             else:
                 reasons.append(Reason(above, below, "level"))
         return result

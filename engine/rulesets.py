@@ -84,7 +84,9 @@ class Ruleset:
         changes = {}
         for name, value in overrides.items():
             if name not in OPTION_NAMES:
-                raise RuleError(f"unknown option {shown(name)} (options are: {', '.join(OPTION_NAMES)})")
+                raise RuleError(
+                    f"unknown option {shown(name)} (options are: {', '.join(OPTION_NAMES)})"
+                )
             changes[name] = _OPTION_CHECKS[name](self, value)
         return replace(self.defaults, **changes)
 
@@ -116,7 +118,9 @@ def _positive_or_null(name: str):
     def check(ruleset: Ruleset, value: object) -> int | None:
         if value is None or (_is_int(value) and value > 0):
             return value
-        raise RuleError(f"option {name} must be a positive whole number or null, not {shown(value)}")
+        raise RuleError(
+            f"option {name} must be a positive whole number or null, not {shown(value)}"
+        )
 
     return check
 
@@ -129,7 +133,8 @@ def _check_targets(ruleset: Ruleset, value: object) -> tuple[int, int, int]:
         or sum(value) not in (16, 17)
     ):
         raise RuleError(
-            f"option targets must be three whole numbers ≥ 0 summing to 16 or 17, not {shown(value)}"
+            "option targets must be three whole numbers ≥ 0 summing to 16 or 17, "
+            f"not {shown(value)}"
         )
     return tuple(value)
 
@@ -146,7 +151,9 @@ def _check_exchange_order(ruleset: Ruleset, value: object) -> ExchangeOrder:
     try:
         return ExchangeOrder(value)
     except ValueError:
-        raise RuleError(f'option exchange_order must be "target" or "points", not {shown(value)}') from None
+        raise RuleError(
+            f'option exchange_order must be "target" or "points", not {shown(value)}'
+        ) from None
 
 
 _OPTION_CHECKS = {
@@ -214,7 +221,13 @@ NINE_FIVE_TWO = replace(
 
 RULESETS = {
     ruleset.id: ruleset
-    for ruleset in (BLATO, THREE_FIVE_EIGHT, SERGEANT_MAJOR, SERGEANT_MAJOR_ALTERNATE, NINE_FIVE_TWO)
+    for ruleset in (
+        BLATO,
+        THREE_FIVE_EIGHT,
+        SERGEANT_MAJOR,
+        SERGEANT_MAJOR_ALTERNATE,
+        NINE_FIVE_TWO,
+    )
 }
 
 

@@ -15,7 +15,11 @@ ROOT = Path(__file__).parents[2]
 def engine(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "engine", *args],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=30,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=30,
     )
 
 
@@ -24,14 +28,22 @@ def test_rulesets_lists_every_ruleset_with_its_defaults():
     assert result.returncode == 0
     rulesets = {item["id"]: item for item in json.loads(result.stdout)}
     assert set(rulesets) == {
-        "blato", "three-five-eight", "sergeant-major", "sergeant-major-alternate", "nine-five-two",
+        "blato",
+        "three-five-eight",
+        "sergeant-major",
+        "sergeant-major-alternate",
+        "nine-five-two",
     }
     blato = rulesets["blato"]
     assert blato["targets"] == [3, 8, 5]
     assert blato["calls"] == ["spades", "hearts", "diamonds", "clubs", "no-trump", "pass"]
     assert blato["options"] == {
-        "targets": [3, 8, 5], "hands": 9, "goal": None, "instant_win_tricks": None,
-        "pass_turns": False, "exchange_order": "target",
+        "targets": [3, 8, 5],
+        "hands": 9,
+        "goal": None,
+        "instant_win_tricks": None,
+        "pass_turns": False,
+        "exchange_order": "target",
     }
     assert rulesets["sergeant-major-alternate"]["calls"][-1] == "miz"
     assert rulesets["nine-five-two"]["instant_win_tricks"] == 12
@@ -52,10 +64,34 @@ def test_replay_reads_a_file_or_standard_input(tmp_path):
     [
         (["return-card", "--hand", "AH 3H 9S", "--given", "10H"], "AH"),
         (["return-card", "--hand", "9H 3H", "--given", "TH"], "10H"),
-        (["legal", "--ruleset", "blato", "--contract", "hearts", "--hand", "2H 5C 9H",
-          "--trick", "KS 5H"], "9H"),
-        (["legal", "--ruleset", "sergeant-major", "--contract", "hearts", "--hand", "2H 5C 9H",
-          "--trick", "KS"], "2H 5C 9H"),
+        (
+            [
+                "legal",
+                "--ruleset",
+                "blato",
+                "--contract",
+                "hearts",
+                "--hand",
+                "2H 5C 9H",
+                "--trick",
+                "KS 5H",
+            ],
+            "9H",
+        ),
+        (
+            [
+                "legal",
+                "--ruleset",
+                "sergeant-major",
+                "--contract",
+                "hearts",
+                "--hand",
+                "2H 5C 9H",
+                "--trick",
+                "KS",
+            ],
+            "2H 5C 9H",
+        ),
         (["legal", "--ruleset", "blato", "--contract", "spades", "--hand", "2H", "TC"], "2H 10C"),
         (["trick-winner", "--contract", "hearts", "--trick", "KS 2H AS"], "1"),
         (["trick-winner", "--contract", "no-trump", "--trick", "5H", "KC", "10H"], "2"),
@@ -83,8 +119,20 @@ def test_card_commands(args, output):
         (["legal", "--ruleset", "poker", "--contract", "hearts", "--hand", "2H"], ""),
         (["legal", "--ruleset", "blato", "--contract", "miz", "--hand", "2H"], ""),
         (["legal", "--ruleset", "blato", "--contract", "pass", "--hand", "2H"], ""),
-        (["legal", "--ruleset", "blato", "--contract", "hearts", "--hand", "2H", "--trick",
-          "3H 4H 5H"], ""),
+        (
+            [
+                "legal",
+                "--ruleset",
+                "blato",
+                "--contract",
+                "hearts",
+                "--hand",
+                "2H",
+                "--trick",
+                "3H 4H 5H",
+            ],
+            "",
+        ),
         (["trick-winner", "--contract", "hearts", "--trick", "AS KS QS JS"], ""),
         (["trick-winner", "--contract", "hearts"], ""),
     ],
@@ -92,7 +140,10 @@ def test_card_commands(args, output):
 def test_bad_input_exits_2_with_a_json_error_and_no_traceback(args, stdin):
     result = subprocess.run(
         [sys.executable, "-m", "engine", *args],
-        input=stdin.encode("utf-8", "surrogateescape"), capture_output=True, cwd=ROOT, timeout=30,
+        input=stdin.encode("utf-8", "surrogateescape"),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=30,
     )
     assert result.returncode == 2
     error = json.loads(result.stdout)["error"]

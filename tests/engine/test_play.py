@@ -85,7 +85,9 @@ deck = [f"{rank}{suit}" for rank in "A K Q J 10 9 8 7 6 5 4 3 2".split() for sui
     st.sampled_from([None, *Suit]),
     st.booleans(),
 )
-def test_legal_cards_are_a_nonempty_subset_and_follow_suit_when_possible(cards, played, trump, strict):
+def test_legal_cards_are_a_nonempty_subset_and_follow_suit_when_possible(
+    cards, played, trump, strict
+):
     trick, hand = parse_cards(cards[:played]), parse_cards(cards[played:])
     legal_now = legal_cards(hand, trick, trump, strict)
     assert legal_now and set(legal_now) <= set(hand)
@@ -93,6 +95,4 @@ def test_legal_cards_are_a_nonempty_subset_and_follow_suit_when_possible(cards, 
         assert all(card.suit == trick[0].suit for card in legal_now)
     full = parse_cards(cards[:3])
     winner = trick_winner(full, trump)
-    assert all(
-        full[winner].suit == trump or card.suit != trump for card in full
-    )
+    assert all(full[winner].suit == trump or card.suit != trump for card in full)

@@ -108,7 +108,10 @@ def test_passes_left_count_the_passes_made(record):
     allowed = RULESETS[record["ruleset"]].passes_per_game
     for seat in range(3):
         made = sum(
-            1 for deal in state.deals for call in deal.calls if call.seat == seat and call.call.is_pass
+            1
+            for deal in state.deals
+            for call in deal.calls
+            if call.seat == seat and call.call.is_pass
         )
         assert state.passes_left[seat] == allowed - made >= 0
 
@@ -154,7 +157,14 @@ def _assert_state_or_clean_error(text):
     output = json.loads(out)
     if status == 0:
         assert set(output) == {
-            "ruleset", "deals", "totals", "passes_left", "finished", "next", "placings", "needs",
+            "ruleset",
+            "deals",
+            "totals",
+            "passes_left",
+            "finished",
+            "next",
+            "placings",
+            "needs",
         }
     else:
         assert status == 2

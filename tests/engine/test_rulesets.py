@@ -11,7 +11,11 @@ from engine.rulesets import BLATO, ExchangeTiming, Options
 
 def test_the_five_built_in_rulesets():
     assert list(RULESETS) == [
-        "blato", "three-five-eight", "sergeant-major", "sergeant-major-alternate", "nine-five-two",
+        "blato",
+        "three-five-eight",
+        "sergeant-major",
+        "sergeant-major-alternate",
+        "nine-five-two",
     ]
     expected = {
         "blato": ((3, 8, 5), 1, 9, None, None),
@@ -23,8 +27,13 @@ def test_the_five_built_in_rulesets():
     for ruleset_id, (targets, caller, hands, goal, instant) in expected.items():
         ruleset = RULESETS[ruleset_id]
         options = ruleset.defaults
-        assert (options.targets, ruleset.caller_position, options.hands, options.goal,
-                options.instant_win_tricks) == (targets, caller, hands, goal, instant)
+        assert (
+            options.targets,
+            ruleset.caller_position,
+            options.hands,
+            options.goal,
+            options.instant_win_tricks,
+        ) == (targets, caller, hands, goal, instant)
 
 
 @pytest.mark.parametrize(
@@ -67,8 +76,13 @@ def test_seventeen_tricks_when_the_targets_sum_to_seventeen():
 def test_a_new_ruleset_is_only_data():
     """6-3-8 as 003 sketches it: a ruleset value, no engine change."""
     six_three_eight = replace(
-        BLATO, id="six-three-eight", calls=C.SUITS, passes_per_game=0, caller_position=0,
-        exchange=ExchangeTiming.BEFORE_CALL, exchange_skipped_after=(),
+        BLATO,
+        id="six-three-eight",
+        calls=C.SUITS,
+        passes_per_game=0,
+        caller_position=0,
+        exchange=ExchangeTiming.BEFORE_CALL,
+        exchange_skipped_after=(),
         defaults=Options(targets=(8, 3, 6), hands=3),
     )
     game = Game(Rules(six_three_eight, six_three_eight.defaults))
@@ -77,9 +91,15 @@ def test_a_new_ruleset_is_only_data():
     state = game.state()
     # hand 1: targets (8, 3, 6), points (2, -1, -1): one card to each, in the direction of play
     assert [t.as_json() for t in state.deals[1].exchange] == [
-        {"from": 0, "to": 1, "cards": 1}, {"from": 0, "to": 2, "cards": 1},
+        {"from": 0, "to": 1, "cards": 1},
+        {"from": 0, "to": 2, "cards": 1},
     ]
-    assert [call.name for call in state.next.allowed_calls] == ["spades", "hearts", "diamonds", "clubs"]
+    assert [call.name for call in state.next.allowed_calls] == [
+        "spades",
+        "hearts",
+        "diamonds",
+        "clubs",
+    ]
 
 
 def test_each_call_once_ends_the_alternate_game_after_eighteen_hands():
