@@ -1,0 +1,71 @@
+"""Project-wide test setup.
+
+- Tests marked ``postgres`` are deselected (not skipped) unless the database is PostgreSQL,
+  and tests marked ``worker`` unless CELERY_WORKER_TESTS=1; a line says how many and why.
+- With FAIL_ON_SKIP set (CI sets it), any skipped test fails the run.
+"""
+
+import os
+
+import pytest
+
+_DESELECTED = pytest.StashKey[list[str]]()
+
+
+def pytest_collection_modifyitems(config, items):
+    from django.db import connection
+
+    reasons = {}
+    if connection.vendor != "postgresql":
+        reasons["postgres"] = f"the database is {connection.vendor}, not PostgreSQL"
+    if os.environ.get("CELERY_WORKER_TESTS") != "1":
+        reasons["worker"] = "CELERY_WORKER_TESTS is not 1"
+
+    kept, deselected, lines = [], [], []
+    counts = dict.fromkeys(reasons, 0)
+    for item in items:
+        marker = next((name for name in reasons if item.get_closest_marker(name)), None)
+        if marker is None:
+            kept.append(item)
+        else:
+            deselected.append(item)
+            counts[marker] += 1
+    for marker, count in counts.items():
+        if count:
+            lines.append(f"deselected {count} test(s) marked {marker}: {reasons[marker]}")
+    config.stash[_DESELECTED] = lines
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+
+
+def pytest_report_collectionfinish(config):
+    return config.stash.get(_DESELECTED, [])
+
+
+def _skipped_reports(config):
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return []
+    return [r for r in reporter.stats.get("skipped", []) if getattr(r, "nodeid", None)]
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get("FAIL_ON_SKIP") and _skipped_reports(session.config):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not os.environ.get("FAIL_ON_SKIP"):
+        return
+    skipped = _skipped_reports(config)
+    if not skipped:
+        return
+    terminalreporter.section("FAIL_ON_SKIP", red=True)
+    terminalreporter.write_line(
+        f"FAIL_ON_SKIP is set and {len(skipped)} test(s) were skipped, so the run fails:",
+        red=True,
+    )
+    for report in skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        terminalreporter.write_line(f"  {report.nodeid}: {reason}")

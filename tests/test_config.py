@@ -1,0 +1,252 @@
+"""The foundation: settings from the environment, the home page in both languages, checks
+and migrations."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.urls import reverse
+
+from config.env import (
+    DEVELOPMENT_ALLOWED_HOSTS,
+    DEVELOPMENT_SECRET_KEY,
+    allowed_hosts_from_env,
+    database_from_env,
+    debug_from_env,
+    env_bool,
+    secret_key_from_env,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DEFAULT_SQLITE = Path("/project/var/db.sqlite3")
+
+
+# --- config.env ------------------------------------------------------------------------------
+
+
+def test_database_defaults_to_sqlite_file():
+    db = database_from_env({}, default_sqlite_path=DEFAULT_SQLITE)
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert db["NAME"] == str(DEFAULT_SQLITE)
+
+
+def test_database_empty_url_means_default():
+    db = database_from_env({"DATABASE_URL": "  "}, default_sqlite_path=DEFAULT_SQLITE)
+    assert db["NAME"] == str(DEFAULT_SQLITE)
+
+
+def test_database_sqlite_url():
+    db = database_from_env(
+        {"DATABASE_URL": "sqlite:////tmp/elsewhere.sqlite3"}, default_sqlite_path=DEFAULT_SQLITE
+    )
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert db["NAME"] == "/tmp/elsewhere.sqlite3"
+    assert db["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+
+
+@pytest.mark.parametrize("scheme", ["postgres", "postgresql"])
+def test_database_postgres_url(scheme):
+    db = database_from_env(
+        {"DATABASE_URL": f"{scheme}://ana:secret@db.example:6543/blato"},
+        default_sqlite_path=DEFAULT_SQLITE,
+    )
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["NAME"], db["USER"], db["PASSWORD"]) == ("blato", "ana", "secret")
+    assert (db["HOST"], db["PORT"]) == ("db.example", 6543)
+    assert db["CONN_HEALTH_CHECKS"] is True
+
+
+def test_database_unknown_scheme_is_a_clear_error():
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        database_from_env({"DATABASE_URL": "nosuchdb://x/y"}, default_sqlite_path=DEFAULT_SQLITE)
+
+
+@pytest.mark.parametrize("value", ["1", "true", "True", "YES", "on", " on "])
+def test_truthy_values(value):
+    assert env_bool({"X": value}, "X") is True
+    assert debug_from_env({"DJANGO_DEBUG": value}) is True
+
+
+@pytest.mark.parametrize("value", ["0", "false", "no", "off", "OFF", ""])
+def test_falsy_values(value):
+    assert env_bool({"X": value}, "X", default=True) is False
+    assert debug_from_env({"DJANGO_DEBUG": value}) is False
+
+
+def test_debug_defaults_to_off():
+    assert debug_from_env({}) is False
+
+
+def test_unrecognised_boolean_is_an_error():
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_DEBUG"):
+        debug_from_env({"DJANGO_DEBUG": "maybe"})
+
+
+def test_secret_key_required_when_debug_off():
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY"):
+        secret_key_from_env({}, debug=False)
+
+
+def test_secret_key_from_env_wins():
+    assert secret_key_from_env({"DJANGO_SECRET_KEY": "s3cret"}, debug=False) == "s3cret"
+    assert secret_key_from_env({"DJANGO_SECRET_KEY": "s3cret"}, debug=True) == "s3cret"
+
+
+def test_development_secret_key_only_with_debug():
+    assert secret_key_from_env({}, debug=True) == DEVELOPMENT_SECRET_KEY
+
+
+def test_allowed_hosts():
+    env = {"DJANGO_ALLOWED_HOSTS": "358.example, www.358.example,,"}
+    assert allowed_hosts_from_env(env, debug=False) == ["358.example", "www.358.example"]
+    assert allowed_hosts_from_env({}, debug=True) == list(DEVELOPMENT_ALLOWED_HOSTS)
+    assert allowed_hosts_from_env({}, debug=False) == []
+
+
+# --- settings as loaded by a fresh process ----------------------------------------------------
+
+
+def _run_manage(*args, **env_overrides):
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    env.update(env_overrides)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_settings_refuse_to_start_without_secret_key_when_debug_off():
+    result = _run_manage("check", DJANGO_DEBUG="0")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
+
+
+def test_settings_start_with_secret_key_when_debug_off():
+    result = _run_manage(
+        "check", DJANGO_DEBUG="off", DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="358.example"
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_settings_in_this_process():
+    assert settings.LANGUAGE_CODE == "en"
+    assert [code for code, _name in settings.LANGUAGES] == ["en", "bg"]
+    assert settings.TIME_ZONE == "UTC"
+    assert settings.DEFAULT_AUTO_FIELD == "django.db.models.BigAutoField"
+    assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
+    assert "django_htmx.middleware.HtmxMiddleware" in settings.MIDDLEWARE
+
+
+def test_broker_defaults_to_folders_that_need_no_server():
+    if os.environ.get("CELERY_BROKER_URL"):
+        assert settings.CELERY_BROKER_URL == os.environ["CELERY_BROKER_URL"].strip()
+        return
+    assert settings.CELERY_BROKER_URL == "filesystem://"
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
+        assert Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS[key]).is_dir()
+
+
+# --- the project as a whole -------------------------------------------------------------------
+
+
+def test_system_checks_pass():
+    call_command("check", fail_level="WARNING")
+
+
+@pytest.mark.django_db
+def test_migrations_are_complete():
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_translations_are_complete():
+    """Every entry of each .po file has a translation and none is fuzzy."""
+    po_files = sorted((BASE_DIR / "locale").glob("*/LC_MESSAGES/django.po"))
+    assert po_files, "no .po files under locale/"
+    for po in po_files:
+        entries = re.split(r"\n\s*\n", po.read_text(encoding="utf-8").strip())
+        for entry in entries[1:]:  # the first entry is the header
+            assert "#, fuzzy" not in entry, f"{po}: fuzzy entry\n{entry}"
+            msgstr = re.search(r'^msgstr(?:\[0\])? ((?:".*"\n?)+)', entry, re.M)
+            assert msgstr, f"{po}: no msgstr\n{entry}"
+            assert re.sub(r'"\s*"', "", msgstr.group(1)).strip() != '""', (
+                f"{po}: untranslated\n{entry}"
+            )
+        mo = po.with_suffix(".mo")
+        assert mo.exists(), f"{mo} is missing: run bin/setup (needs gettext's msgfmt)"
+
+
+# --- the home page ----------------------------------------------------------------------------
+
+
+def _assert_language_switch(html):
+    assert f'action="{reverse("set_language")}"' in html
+    assert 'method="post"' in html
+    assert 'name="language"' in html
+    assert 'value="en"' in html and 'value="bg"' in html
+
+
+def test_home_page_in_english(client):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="en">' in html
+    assert 'name="viewport"' in html
+    assert "Tournaments and score sheets for the three-player card game 3-5-8" in html
+    _assert_language_switch(html)
+
+
+def test_home_page_in_bulgarian_from_accept_language(client):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="bg")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="bg">' in html
+    assert "Турнири и таблици с резултати" in html
+    _assert_language_switch(html)
+
+
+def test_home_page_in_bulgarian_from_cookie(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "bg"
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
+    assert '<html lang="bg">' in response.content.decode()
+
+
+def test_language_switch_works_without_javascript(client):
+    response = client.post(reverse("set_language"), {"language": "bg", "next": "/"})
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    response = client.get("/")
+    assert '<html lang="bg">' in response.content.decode()
+
+
+# --- PostgreSQL ------------------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_postgresql_connection_and_transaction():
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version()")
+        assert "PostgreSQL" in cursor.fetchone()[0]
+
+    user_model = get_user_model()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        user_model.objects.create(username="rolled-back")
+        raise RuntimeError("roll back")
+    assert not user_model.objects.filter(username="rolled-back").exists()
+
+    with transaction.atomic():
+        user_model.objects.create(username="kept")
+    assert user_model.objects.filter(username="kept").exists()
