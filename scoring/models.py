@@ -1,0 +1,115 @@
+"""A table's game: its players, its deals as entered, and every change made to it.
+
+The game's state is never stored as rules: it is always the engine's replay of the live
+(not undone) deals. `finished`, `totals` and `placings` are copies of the engine's last
+answer, kept only so that lists of games can be shown and filtered without replaying.
+"""
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+def new_secret() -> str:
+    """A table secret: 256 random bits, URL-safe, not derivable from anything."""
+    return secrets.token_urlsafe(32)
+
+
+class Game(models.Model):
+    class Result(models.TextChoices):
+        IN_PLAY = "in_play", _("in play")
+        FINISHED = "finished", _("finished")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    ruleset = models.CharField(_("ruleset"), max_length=40)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    players = models.JSONField(_("players"), help_text=_("Three names, by seat."))
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
+    secret = models.CharField(max_length=64, unique=True, default=new_secret, editable=False)
+    result = models.CharField(max_length=10, choices=Result.choices, default=Result.IN_PLAY)
+    version = models.PositiveIntegerField(
+        default=0, help_text="Goes up with every change: watchers poll it."
+    )
+    totals = models.JSONField(default=list)
+    placings = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.ruleset}: {', '.join(self.players)}"
+
+    @property
+    def confirmed(self) -> bool:
+        return self.result == self.Result.CONFIRMED
+
+
+class DealEntry(models.Model):
+    """One deal as the score-keeper entered it. Undoing keeps the row, marked undone."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="entries")
+    number = models.PositiveIntegerField()
+    calls = models.JSONField()
+    tricks = models.JSONField(null=True, blank=True)
+    last_tricks = models.JSONField(null=True, blank=True)
+    entered_at = models.DateTimeField(auto_now_add=True)
+    entered_by = models.CharField(max_length=150, blank=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["number", "entered_at"]
+        constraints = [
+            # The last guard against a race: one live deal per number, on any database.
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=Q(undone_at__isnull=True),
+                name="scoring_one_live_deal_per_number",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} deal {self.number}" + (" (undone)" if self.undone_at else "")
+
+    def as_record(self) -> dict:
+        """This deal as the engine's game record writes it."""
+        record = {"calls": self.calls}
+        if self.tricks is not None:
+            record["tricks"] = self.tricks
+        if self.last_tricks is not None:
+            record["last_tricks"] = self.last_tricks
+        return record
+
+
+class GameChange(models.Model):
+    """The history of a game: who changed what, when, and why."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("game created")
+        DEAL_RECORDED = "deal_recorded", _("deal recorded")
+        DEAL_UNDONE = "deal_undone", _("deal undone")
+        LAST_TRICKS = "last_tricks", _("last trick winners added")
+        CONFIRMED = "confirmed", _("result confirmed")
+        REOPENED = "reopened", _("result reopened")
+        SECRET_REPLACED = "secret_replaced", _("table secret replaced")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.CharField(max_length=150, blank=True)
+    action = models.CharField(max_length=20, choices=Action.choices)
+    deal_number = models.PositiveIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.action} by {self.actor or '?'}"
