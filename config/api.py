@@ -1,0 +1,244 @@
+"""What every JSON API view under /api/ shares (../shared/spec/http-api.md).
+
+Every answer is JSON (``application/json; charset=utf-8``) and every error a 4xx with the body
+``{"error": {"message": "..."}}``, whatever the request holds:
+
+- ``api_view`` wraps a view: CSRF-exempt (the API authenticates with a bearer token, never a
+  cookie), a JSON 405 with ``Allow`` for other methods, and ``ApiError`` turned into its answer.
+- ``json_body`` reads the body strictly: UTF-8, a JSON object, no NaN or Infinity, not nested
+  deeply, no NUL characters or lone surrogates (which no database stores), within Django's
+  ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413 beyond it).
+- ``not_found`` answers every /api/ path no route knows (config/urls.py mounts it after the
+  API's own routes, which also keeps ``APPEND_SLASH`` from redirecting API requests).
+- ``ApiErrorMiddleware`` turns whatever Django itself answers under /api/ with an HTML page
+  (a bad Host header, a CSRF failure, a server error) into the same JSON error shape.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterable
+from functools import wraps
+from http import HTTPStatus
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.csrf import csrf_exempt
+
+CONTENT_TYPE = "application/json; charset=utf-8"
+API_PREFIX = "/api"
+MAX_DEPTH = 32
+
+
+class ApiError(Exception):
+    """An error answer: raise it anywhere in an API view."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        extra: dict | None = None,
+        headers: dict[str, str] | None = None,
+    ):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra or {}
+        self.headers = headers or {}
+
+    def response(self) -> HttpResponse:
+        return error_response(self.status, self.message, extra=self.extra, headers=self.headers)
+
+
+def json_response(
+    data: object, status: int = 200, headers: dict[str, str] | None = None
+) -> HttpResponse:
+    body = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    response = HttpResponse(body.encode("utf-8"), status=status, content_type=CONTENT_TYPE)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def error_response(
+    status: int,
+    message: str,
+    *,
+    extra: dict | None = None,
+    headers: dict[str, str] | None = None,
+) -> HttpResponse:
+    """``{"error": {"message": ...}, **extra}`` with this status."""
+    return json_response({"error": {"message": message}, **(extra or {})}, status, headers)
+
+
+# --- reading requests ------------------------------------------------------------------------
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:20]} is too large")
+    return value
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _bad_string(text: str) -> bool:
+    return _UNSTORABLE.search(text) is not None
+
+
+def _check_values(data: object) -> None:
+    """Depth and string checks, without recursion (the value may be deeply nested)."""
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise ApiError(400, f"the JSON is nested more than {MAX_DEPTH} levels deep")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if _bad_string(key):
+                        raise ApiError(400, "strings may not hold NUL characters or surrogates")
+                    stack.append((item, depth + 1))
+            else:
+                stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str) and _bad_string(value):
+            raise ApiError(400, "strings may not hold NUL characters or surrogates")
+
+
+def parse_json(raw: bytes) -> object:
+    """The JSON value of a request body, or ApiError(400) saying what is wrong with it."""
+    if not raw.strip():
+        raise ApiError(400, "the request body is empty: send a JSON object")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, "the request body is not UTF-8") from None
+    try:
+        data = json.loads(text, parse_float=_finite_float, parse_constant=_no_constants)
+    except RecursionError:
+        raise ApiError(400, f"the JSON is nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as error:  # JSONDecodeError, and ints too long to convert
+        raise ApiError(400, f"the request body is not valid JSON: {error}") from None
+    _check_values(data)
+    return data
+
+
+def json_body(
+    request: HttpRequest,
+    *,
+    required: Iterable[str] = (),
+    optional: Iterable[str] = (),
+) -> dict:
+    """The body as a JSON object holding every `required` key and nothing but these keys."""
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        raise ApiError(413, "the request body is too large") from None
+    except OSError:  # the client went away mid-body
+        raise ApiError(400, "the request body could not be read") from None
+    data = parse_json(raw)
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    required = tuple(required)
+    allowed = set(required) | set(optional)
+    unknown = sorted(key for key in data if key not in allowed)
+    if unknown:
+        shown = ", ".join(json.dumps(key, ensure_ascii=False)[:40] for key in unknown[:5])
+        raise ApiError(400, f"unknown field(s): {shown} (allowed: {', '.join(sorted(allowed))})")
+    missing = [key for key in required if key not in data]
+    if missing:
+        raise ApiError(400, f"missing field(s): {', '.join(missing)}")
+    return data
+
+
+def bearer_token(request: HttpRequest) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (any case), else None."""
+    parts = request.META.get("HTTP_AUTHORIZATION", "").split()
+    if len(parts) != 2 or parts[0].lower() != "bearer":
+        return None
+    return parts[1]
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+def api_view(*methods: str) -> Callable:
+    """A JSON API view answering these methods (HEAD with GET); CSRF-exempt."""
+    allowed = [method.upper() for method in methods]
+    if "GET" in allowed and "HEAD" not in allowed:
+        allowed.append("HEAD")
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method not in allowed:
+                return error_response(
+                    405,
+                    f"method {request.method} is not allowed here (allowed: {', '.join(allowed)})",
+                    headers={"Allow": ", ".join(allowed)},
+                )
+            try:
+                return view(request, *args, **kwargs)
+            except ApiError as error:
+                return error.response()
+
+        return csrf_exempt(wrapped)
+
+    return decorate
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    """Any path under /api/ that no API route answers."""
+    return error_response(404, f"no such API endpoint: {request.path[:200]}")
+
+
+# --- Django's own error pages under /api/ ----------------------------------------------------
+
+
+def is_api_path(path: str) -> bool:
+    return path == API_PREFIX or path.startswith(API_PREFIX + "/")
+
+
+_KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After")
+
+
+class ApiErrorMiddleware:
+    """Under /api/, any error answer that is not already JSON becomes the JSON error shape.
+
+    Put it first in MIDDLEWARE, so it sees the answers of every other middleware too.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code >= 400
+            and is_api_path(request.path_info)
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            return self.as_json(response)
+        return response
+
+    @staticmethod
+    def as_json(response: HttpResponse) -> HttpResponse:
+        status = response.status_code
+        try:
+            message = HTTPStatus(status).phrase.lower()
+        except ValueError:
+            message = "error"
+        if status == 413:
+            message = "the request body is too large"
+        headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
+        return error_response(status, message, headers=headers)
