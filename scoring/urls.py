@@ -1,3 +1,22 @@
+"""The table pages. (The JSON API lives in scoring/api_urls.py, under /api/.)"""
+
+from django.urls import path
+
+from . import views
+
 app_name = "scoring"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("games/new/", views.game_new, name="game_new"),
+    path("games/<int:game_id>/", views.table, name="table"),
+    path("games/<int:game_id>/keep/<str:secret>/", views.keep, name="keep"),
+    path("games/<int:game_id>/sheet/", views.sheet, name="sheet"),
+    path("games/<int:game_id>/qr.svg", views.qr, name="qr"),
+    path("games/<int:game_id>/call/", views.call, name="call"),
+    path("games/<int:game_id>/deal/", views.deal, name="deal"),
+    path("games/<int:game_id>/last-tricks/", views.last_tricks, name="last_tricks"),
+    path("games/<int:game_id>/confirm/", views.confirm, name="confirm"),
+    path("games/<int:game_id>/undo/", views.undo, name="undo"),
+    path("games/<int:game_id>/referee/", views.referee, name="referee_game"),
+    path("referee/", views.referee, name="referee"),
+]

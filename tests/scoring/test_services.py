@@ -136,11 +136,13 @@ def test_a_tie_asks_for_trick_winners_then_confirming_locks_the_result():
 def test_listeners_hear_of_a_confirmation_only_after_it_commits():
     game = play(new_game("three-five-eight"), [(["hearts"], [16, 0, 0])] * 2)
     heard = []
-    game_confirmed.connect(lambda sender, game, **kw: heard.append(game.pk), weak=False)
+    game_confirmed.connect(
+        lambda sender, game, **kw: heard.append(game.pk), weak=False, dispatch_uid="test-heard"
+    )
     try:
         services.game_confirm(game_id=game.pk, actor="Vera")
     finally:
-        game_confirmed.receivers.clear()
+        game_confirmed.disconnect(dispatch_uid="test-heard")
     assert heard == [game.pk]
 
 

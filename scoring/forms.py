@@ -1,0 +1,313 @@
+"""The table pages' forms. They check the shape of what was typed (and say so in the page's
+language); the rules themselves are the engine's, asked through scoring.services."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import engine
+
+from . import presenters
+from .services import MAX_NAME
+
+RANDOM = "random"
+
+
+def _radio(**kwargs):
+    return forms.RadioSelect(attrs={"class": "choice"}, **kwargs)
+
+
+class GameNewForm(forms.Form):
+    ruleset = forms.ChoiceField(label=_("Game"), widget=_radio(), initial="blato")
+    player_0 = forms.CharField(label=_("Player 1"), max_length=MAX_NAME)
+    player_1 = forms.CharField(label=_("Player 2"), max_length=MAX_NAME)
+    player_2 = forms.CharField(label=_("Player 3"), max_length=MAX_NAME)
+    first_dealer = forms.ChoiceField(
+        label=_("First dealer"),
+        choices=[
+            (RANDOM, _("Draw at random")),
+            ("0", _("Player 1")),
+            ("1", _("Player 2")),
+            ("2", _("Player 3")),
+        ],
+        widget=_radio(),
+        initial=RANDOM,
+    )
+    hands = forms.IntegerField(
+        label=_("Number of hands"),
+        required=False,
+        min_value=1,
+        max_value=99,
+        help_text=_("Leave empty for the game's own rule."),
+    )
+    goal = forms.IntegerField(
+        label=_("Points to win"),
+        required=False,
+        min_value=1,
+        max_value=999,
+        help_text=_("Leave empty for the game's own rule."),
+    )
+    pass_turns = forms.BooleanField(
+        label=_(
+            "After a pass, the next player may call (a redeal only when the dealer passes too)"
+        ),
+        required=False,
+        help_text=_("Blato only."),
+    )
+    exchange_order = forms.ChoiceField(
+        label=_("With two givers, who gives first"),
+        choices=[
+            ("target", _("the higher target in the last hand")),
+            ("points", _("more points in the last hand")),
+        ],
+        widget=_radio(),
+        initial="target",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [
+            (choice.id, choice.name) for choice in presenters.ruleset_choices()
+        ]
+        for seat in range(3):
+            self.fields[f"player_{seat}"].widget.attrs.update(
+                autocomplete="off", autocapitalize="words", spellcheck="false"
+            )
+        for name in ("hands", "goal"):
+            self.fields[name].widget.attrs.update(inputmode="numeric")
+
+    def clean(self):
+        data = super().clean()
+        ruleset = engine.RULESETS.get(data.get("ruleset"))
+        if ruleset is None:
+            return data
+        defaults = ruleset.defaults
+        options = {}
+        for name in ("hands", "goal"):
+            value = data.get(name)
+            if value is not None and value != getattr(defaults, name):
+                options[name] = value
+        if data.get("pass_turns"):
+            if ruleset.passes_per_game:
+                options["pass_turns"] = True
+            else:
+                self.add_error(
+                    "pass_turns",
+                    _("%(game)s has no pass.") % {"game": presenters.ruleset_label(ruleset.id)},
+                )
+        order = data.get("exchange_order")
+        if order and order != defaults.exchange_order.value:
+            options["exchange_order"] = order
+        try:
+            engine.Rules.build(ruleset.id, options)
+        except engine.RuleError as error:
+            raise forms.ValidationError(error.message) from None
+        data["options"] = options
+        data["players"] = [data.get(f"player_{seat}", "") for seat in range(3)]
+        dealer = data.get("first_dealer")
+        data["dealer"] = None if dealer in (None, RANDOM) else int(dealer)
+        return data
+
+
+class CallForm(forms.Form):
+    deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    calls = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+    call = forms.ChoiceField(choices=[(call.name, call.name) for call in engine.ALL_CALLS])
+
+    def clean_calls(self):
+        return presenters.calls_from_text(self.cleaned_data["calls"])
+
+
+class TricksForm(forms.Form):
+    deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    calls = forms.CharField(max_length=100, widget=forms.HiddenInput)
+
+    def __init__(self, *args, names: list[str], per_hand: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.per_hand = per_hand
+        for seat, name in enumerate(names):
+            self.fields[f"tricks_{seat}"] = forms.IntegerField(
+                label=name,
+                min_value=0,
+                max_value=per_hand,
+                widget=forms.NumberInput(
+                    attrs={
+                        "inputmode": "numeric",
+                        "autocomplete": "off",
+                        "class": "tricks-input",
+                        "data-seat": seat,
+                    }
+                ),
+            )
+
+    def seat_fields(self):
+        return [self[f"tricks_{seat}"] for seat in range(3)]
+
+    def clean_calls(self):
+        return presenters.calls_from_text(self.cleaned_data["calls"])
+
+    def clean(self):
+        data = super().clean()
+        tricks = [data.get(f"tricks_{seat}") for seat in range(3)]
+        if None not in tricks:
+            if sum(tricks) != self.per_hand:
+                raise forms.ValidationError(
+                    _("The tricks add up to %(sum)s; they must add up to %(total)s.")
+                    % {"sum": sum(tricks), "total": self.per_hand}
+                )
+            data["tricks"] = tricks
+        return data
+
+
+class LastTricksForm(forms.Form):
+    """Who won the last tricks of the last hand, the most recent first."""
+
+    deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args, names: list[str], per_hand: int, count: int, given=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.count = count
+        for index in range(count):
+            field = forms.ChoiceField(
+                label=presenters.trick_label(per_hand - index, per_hand),
+                choices=[(str(seat), name) for seat, name in enumerate(names)],
+                widget=_radio(),
+            )
+            if index < len(given):
+                field.initial = str(given[index])
+            self.fields[f"trick_{index}"] = field
+
+    def trick_fields(self):
+        return [self[f"trick_{index}"] for index in range(self.count)]
+
+    def clean(self):
+        data = super().clean()
+        winners = [data.get(f"trick_{index}") for index in range(self.count)]
+        if None not in winners:
+            data["winners"] = [int(seat) for seat in winners]
+        return data
+
+
+class ConfirmForm(forms.Form):
+    player = forms.ChoiceField(label=_("Who confirms?"), widget=_radio())
+
+    def __init__(self, *args, names: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.names = names
+        self.fields["player"].choices = [(str(seat), name) for seat, name in enumerate(names)]
+
+    def clean_player(self):
+        return self.names[int(self.cleaned_data["player"])]
+
+
+class UndoForm(forms.Form):
+    deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+# --- the referee's help -----------------------------------------------------------------------
+
+_WORDS = re.compile(r"[\s,]+")
+
+
+def _cards(text: str, *, at_most: int | None = None) -> tuple[engine.Card, ...]:
+    for word in _WORDS.split(text.strip()):
+        if not word:
+            continue
+        try:
+            engine.Card.parse(word)
+        except engine.RuleError:
+            raise forms.ValidationError(
+                _("“%(word)s” is not a card: write the rank, then the suit, e.g. 10H or AS.")
+                % {"word": word[:20]}
+            ) from None
+    try:
+        cards = engine.parse_cards(text)
+    except engine.RuleError:
+        raise forms.ValidationError(_("A card is written twice: a deck has one of each.")) from None
+    if at_most is not None and len(cards) > at_most:
+        raise forms.ValidationError(
+            _("At most %(n)s cards can be already in the trick.") % {"n": at_most}
+        )
+    return cards
+
+
+def _hand(text: str) -> tuple[engine.Card, ...]:
+    cards = _cards(text)
+    if not cards:
+        raise forms.ValidationError(_("Write at least one card."))
+    return cards
+
+
+_CARD_ATTRS = {
+    "autocomplete": "off",
+    "autocapitalize": "characters",
+    "spellcheck": "false",
+    "placeholder": "AS KH 10H 7C",
+}
+
+
+class ReturnCardForm(forms.Form):
+    hand = forms.CharField(
+        label=_("Your cards"),
+        max_length=200,
+        help_text=_("Rank then suit (S H D C), separated by spaces, e.g. AS KH 10H 7C."),
+        widget=forms.TextInput(attrs=_CARD_ATTRS),
+    )
+    given = forms.CharField(
+        label=_("The card you were given"),
+        max_length=10,
+        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": "QH"}),
+    )
+
+    def clean_hand(self):
+        return _hand(self.cleaned_data["hand"])
+
+    def clean_given(self):
+        cards = _cards(self.cleaned_data["given"])
+        if len(cards) != 1:
+            raise forms.ValidationError(_("Write one card."))
+        return cards[0]
+
+
+class LegalCardsForm(forms.Form):
+    contract = forms.ChoiceField(label=_("Contract"))
+    hand = forms.CharField(
+        label=_("Your cards"),
+        max_length=200,
+        help_text=_("Rank then suit (S H D C), separated by spaces, e.g. AS KH 10H 7C."),
+        widget=forms.TextInput(attrs=_CARD_ATTRS),
+    )
+    trick = forms.CharField(
+        label=_("Cards already in the trick, in the order played"),
+        max_length=20,
+        required=False,
+        help_text=_("Leave empty if you lead."),
+        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": "9H JH"}),
+    )
+
+    def __init__(self, *args, ruleset: engine.Ruleset, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ruleset = ruleset
+        self.fields["contract"].choices = [
+            (call.name, presenters.call_label(call.name)) for call in ruleset.calls
+        ]
+
+    def clean_hand(self):
+        return _hand(self.cleaned_data["hand"])
+
+    def clean_trick(self):
+        return _cards(self.cleaned_data["trick"], at_most=2)
+
+    def clean(self):
+        data = super().clean()
+        hand, trick = data.get("hand"), data.get("trick")
+        if hand and trick:
+            shared = [card for card in hand if card in trick]
+            if shared:
+                raise forms.ValidationError(
+                    _("%(card)s is both in your cards and in the trick.") % {"card": str(shared[0])}
+                )
+        return data

@@ -1,0 +1,726 @@
+"""What the table pages show: the engine's answers turned into view data and sentences.
+
+Reads only. The game and its live deals come from `scoring.selectors`; every rule comes
+from the engine (targets, who calls, what may be called, the exchange, the placings and
+why). This module only words them, through gettext, so that English and Bulgarian read
+the same. The engine's own English texts (such as `Reason.text`) are never shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+import engine
+from engine.rulesets import ExchangeTiming
+
+from . import selectors
+from .models import DealEntry, Game
+
+# --- words ------------------------------------------------------------------------------------
+
+#: What a player says at the calling phase (Bulgarian: the singular, as said at the table).
+CALL_NAMES = {
+    "spades": pgettext_lazy("call", "spades"),
+    "hearts": pgettext_lazy("call", "hearts"),
+    "diamonds": pgettext_lazy("call", "diamonds"),
+    "clubs": pgettext_lazy("call", "clubs"),
+    "no-trump": pgettext_lazy("call", "no-trump"),
+    "miz": pgettext_lazy("call", "miz"),
+    "pass": pgettext_lazy("call", "pass"),
+}
+
+#: A suit as a colour of cards (Bulgarian: the plural).
+SUIT_NAMES = {
+    engine.Suit.SPADES: pgettext_lazy("suit", "spades"),
+    engine.Suit.HEARTS: pgettext_lazy("suit", "hearts"),
+    engine.Suit.DIAMONDS: pgettext_lazy("suit", "diamonds"),
+    engine.Suit.CLUBS: pgettext_lazy("suit", "clubs"),
+}
+
+SUIT_SYMBOLS = {
+    engine.Suit.SPADES: "♠",
+    engine.Suit.HEARTS: "♥",
+    engine.Suit.DIAMONDS: "♦",
+    engine.Suit.CLUBS: "♣",
+}
+RED_SUITS = {engine.Suit.HEARTS, engine.Suit.DIAMONDS}
+
+RULESET_NAMES = {
+    "blato": gettext_lazy("Blato"),
+    "three-five-eight": gettext_lazy("3-5-8"),
+    "sergeant-major": gettext_lazy("Sergeant Major"),
+    "sergeant-major-alternate": gettext_lazy("Sergeant Major (alternate)"),
+    "nine-five-two": gettext_lazy("9-5-2"),
+}
+
+DIRECTIONS = {
+    "counter-clockwise": gettext_lazy("counter-clockwise"),
+    "clockwise": gettext_lazy("clockwise"),
+}
+
+
+def call_label(name: str) -> str:
+    return str(CALL_NAMES.get(name, name))
+
+
+def call_symbol(name: str) -> str:
+    call = engine.call_named(name)
+    return SUIT_SYMBOLS[call.trump] if call.trump else ""
+
+
+def ruleset_label(ruleset_id: str) -> str:
+    return str(RULESET_NAMES.get(ruleset_id, ruleset_id))
+
+
+def signed(number: int | None) -> str:
+    """+2, −1 (a true minus sign), 0."""
+    if number is None:
+        return ""
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"\u2212{-number}"
+    return "0"
+
+
+def direction_sentence(ruleset: engine.Ruleset) -> str:
+    if ruleset.direction == "counter-clockwise":
+        return _("Play goes counter-clockwise: the next player sits on the right.")
+    return _("Play goes clockwise: the next player sits on the left.")
+
+
+@dataclass(frozen=True)
+class CardView:
+    text: str  # as the engine writes it: 10H
+    rank: str
+    symbol: str
+    suit_name: str
+    red: bool
+
+
+def card_view(card: engine.Card) -> CardView:
+    text = str(card)
+    return CardView(
+        text=text,
+        rank=text[:-1],
+        symbol=SUIT_SYMBOLS[card.suit],
+        suit_name=str(SUIT_NAMES[card.suit]),
+        red=card.suit in RED_SUITS,
+    )
+
+
+# --- rulesets (the new game page) -------------------------------------------------------------
+
+
+def _end_sentences(options: engine.Options, ruleset: engine.Ruleset) -> list[str]:
+    """When the game ends, one sentence per end condition."""
+    ends = []
+    if options.hands is not None:
+        ends.append(
+            ngettext(
+                "The game ends after %(n)s hand.", "The game ends after %(n)s hands.", options.hands
+            )
+            % {"n": options.hands}
+        )
+    if options.goal is not None:
+        ends.append(
+            ngettext(
+                "The game ends when a total reaches %(n)s point.",
+                "The game ends when a total reaches %(n)s points.",
+                options.goal,
+            )
+            % {"n": options.goal}
+        )
+    if options.instant_win_tricks is not None:
+        ends.append(
+            ngettext(
+                "A player who takes %(n)s trick in one hand wins at once.",
+                "A player who takes %(n)s tricks in one hand wins at once.",
+                options.instant_win_tricks,
+            )
+            % {"n": options.instant_win_tricks}
+        )
+    if ruleset.each_call_once:
+        ends.append(_("The game ends when every player has made every call once."))
+    return ends
+
+
+def ruleset_summary(ruleset: engine.Ruleset) -> list[str]:
+    """A few short lines saying how a ruleset is played, all from its data."""
+    options = ruleset.defaults
+    targets = options.targets
+    caller = _("the dealer calls") if ruleset.caller_position == 0 else _("the next player calls")
+    lines = [
+        _("Targets: dealer %(dealer)s, next %(next)s, third %(third)s; %(caller)s.")
+        % {"dealer": targets[0], "next": targets[1], "third": targets[2], "caller": caller}
+    ]
+    calls = ", ".join(call_label(call.name) for call in ruleset.calls)
+    if ruleset.passes_per_game:
+        lines.append(
+            ngettext(
+                "Calls: %(calls)s, or pass (%(n)s time per game).",
+                "Calls: %(calls)s, or pass (%(n)s times per game).",
+                ruleset.passes_per_game,
+            )
+            % {"calls": calls, "n": ruleset.passes_per_game}
+        )
+    elif ruleset.each_call_once:
+        lines.append(_("Calls: %(calls)s; each player makes each call once.") % {"calls": calls})
+    else:
+        lines.append(_("Calls: %(calls)s.") % {"calls": calls})
+    if ruleset.exchange is ExchangeTiming.NEVER:
+        lines.append(_("No card exchange."))
+    elif ruleset.exchange is ExchangeTiming.BEFORE_CALL:
+        lines.append(_("Card exchange from the second hand, before the call."))
+    elif ruleset.exchange_skipped_after:
+        lines.append(
+            _("Card exchange from the second hand, after the call; none after %(calls)s.")
+            % {"calls": ", ".join(call_label(c.name) for c in ruleset.exchange_skipped_after)}
+        )
+    else:
+        lines.append(_("Card exchange from the second hand, after the call."))
+    lines.extend(_end_sentences(options, ruleset))
+    lines.append(
+        _("Direction of play: %(direction)s.") % {"direction": DIRECTIONS[ruleset.direction]}
+    )
+    return lines
+
+
+@dataclass(frozen=True)
+class RulesetChoice:
+    id: str
+    name: str
+    summary: list[str]
+    has_pass: bool
+
+
+def ruleset_choices() -> list[RulesetChoice]:
+    return [
+        RulesetChoice(
+            id=ruleset.id,
+            name=ruleset_label(ruleset.id),
+            summary=ruleset_summary(ruleset),
+            has_pass=bool(ruleset.passes_per_game),
+        )
+        for ruleset in engine.RULESETS.values()
+    ]
+
+
+# --- sentences about a game -------------------------------------------------------------------
+
+
+def exchange_sentence(transfer: engine.Transfer, names: list[str]) -> str:
+    values = {
+        "giver": names[transfer.giver],
+        "receiver": names[transfer.receiver],
+        "count": transfer.cards,
+    }
+    return (
+        ngettext(
+            "%(giver)s gives %(count)s card to %(receiver)s; for it, %(receiver)s returns "
+            "their strongest card of that suit if it is higher, otherwise the same card.",
+            "%(giver)s gives %(count)s cards to %(receiver)s; for each, %(receiver)s returns "
+            "their strongest card of that suit if it is higher, otherwise the same card.",
+            transfer.cards,
+        )
+        % values
+    )
+
+
+def reason_sentence(reason: engine.Reason, names: list[str]) -> str:
+    """Why one player is placed above another, in the page's language."""
+    values = {
+        "above": names[reason.above],
+        "below": names[reason.below] if reason.below is not None else "",
+        "value": reason.value,
+        "other": reason.other_value,
+    }
+    if reason.rule == "instant_win":
+        return (
+            ngettext(
+                "%(above)s is first: took %(value)s trick in the last hand.",
+                "%(above)s is first: took %(value)s tricks in the last hand.",
+                reason.value,
+            )
+            % values
+        )
+    if reason.rule == "last_hand_points":
+        values["value"] = signed(reason.value)
+        values["other"] = signed(reason.other_value)
+        return (
+            _(
+                "%(above)s is ahead of %(below)s on equal totals: %(value)s points to "
+                "%(other)s in the last hand."
+            )
+            % values
+        )
+    if reason.rule == "trick" and reason.value is not None:
+        return (
+            _("%(above)s is ahead of %(below)s: %(above)s won trick %(value)s of the last hand.")
+            % values
+        )
+    if reason.rule == "trick" and reason.other_value is None:
+        return (
+            _("%(above)s is ahead of %(below)s: %(below)s took no trick in the last hand.") % values
+        )
+    if reason.rule == "trick":
+        return (
+            _(
+                "%(above)s is ahead of %(below)s: %(below)s won no trick after trick "
+                "%(other)s of the last hand."
+            )
+            % values
+        )
+    return _("%(above)s and %(below)s are level on every tie-break; listed by seat.") % values
+
+
+def end_sentence(state: engine.GameState, names: list[str]) -> str:
+    last = state.hands[-1] if state.hands else None
+    if state.end == "instant_win" and last is not None:
+        seat = max(range(3), key=lambda s: last.tricks[s])
+        return ngettext(
+            "The game is over: %(name)s took %(n)s trick in one hand.",
+            "The game is over: %(name)s took %(n)s tricks in one hand.",
+            last.tricks[seat],
+        ) % {"name": names[seat], "n": last.tricks[seat]}
+    if state.end == "goal":
+        goal = state.rules.options.goal
+        return ngettext(
+            "The game is over: a total reached %(n)s point.",
+            "The game is over: a total reached %(n)s points.",
+            goal,
+        ) % {"n": goal}
+    if state.end == "hands":
+        hands = state.rules.options.hands
+        return ngettext(
+            "The game is over after %(n)s hand.", "The game is over after %(n)s hands.", hands
+        ) % {"n": hands}
+    return _("The game is over: every player has made every call.")
+
+
+# --- the table page ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    name: str
+    target: int | None
+    total: str
+    dealer: bool
+    caller: bool
+    to_call: bool
+    passes_left: int | None  # None where the ruleset has no pass
+
+
+@dataclass(frozen=True)
+class CallChoice:
+    value: str
+    label: str
+    symbol: str
+    red: bool
+    is_pass: bool
+
+
+@dataclass(frozen=True)
+class CallMadeView:
+    seat: int
+    name: str
+    call: str
+    label: str
+    is_pass: bool
+
+    @property
+    def sentence(self) -> str:
+        if self.is_pass:
+            return _("%(name)s passed.") % {"name": self.name}
+        return _("%(name)s called %(call)s.") % {"name": self.name, "call": self.label}
+
+
+@dataclass
+class ExchangeView:
+    """The card exchange due before this hand, worded."""
+
+    note: str = ""
+    sentences: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DealView:
+    """The deal being entered: who deals, targets, the calls so far, the exchange."""
+
+    number: int
+    hand: int
+    heading: str
+    dealer_name: str
+    seats: list[SeatView]
+    exchange: ExchangeView
+    calls_made: list[CallMadeView]
+    calls_value: str  # the calls so far, comma-separated, for hidden fields
+    to_call_name: str = ""
+    choices: list[CallChoice] = field(default_factory=list)
+    contract: CallMadeView | None = None
+    calls_error: str = ""
+
+
+@dataclass(frozen=True)
+class PlacingView:
+    place: int
+    name: str
+    total: str
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    tricks: int
+    points: str
+    total: str
+    target: int
+
+
+@dataclass
+class TableView:
+    game: Game
+    names: list[str]
+    ruleset: engine.Ruleset
+    ruleset_name: str
+    direction: str
+    play_order: str
+    goal_line: str
+    state: engine.GameState
+    tricks_per_hand: int
+    rows: list[dict]
+    totals: list[str]
+    deal: DealView | None = None
+    end_sentence: str = ""
+    placings: list[PlacingView] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    needs_last_tricks: int | None = None
+    last_tricks_given: tuple[int, ...] = ()
+    last_deal_number: int = 0
+
+    @property
+    def step(self) -> str:
+        if self.deal is None:
+            return "end"
+        return "tricks" if self.deal.contract else "call"
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    @property
+    def confirmed(self) -> bool:
+        return self.game.confirmed
+
+    @property
+    def can_confirm(self) -> bool:
+        return self.finished and self.state.placings is not None and not self.confirmed
+
+    @property
+    def can_undo(self) -> bool:
+        return self.last_deal_number > 0 and not self.confirmed
+
+
+def _goal_line(options: engine.Options, ruleset: engine.Ruleset) -> str:
+    return " ".join(_end_sentences(options, ruleset))
+
+
+def _deal_heading(number: int, hand: int, options: engine.Options) -> str:
+    values = {"deal": number, "hand": hand, "hands": options.hands}
+    if options.hands is not None:
+        return _("Deal %(deal)s · hand %(hand)s of %(hands)s") % values
+    return _("Deal %(deal)s · hand %(hand)s") % values
+
+
+def _exchange_view(
+    game: engine.Game, names: list[str], made: engine.CallMade | None, hand: int
+) -> ExchangeView:
+    ruleset = game.rules.ruleset
+    contract = made.call if made else None
+    if ruleset.exchange is ExchangeTiming.NEVER:
+        return ExchangeView()
+    if hand == 1:
+        return ExchangeView(note=_("No card exchange in the first hand."))
+    if contract is not None and contract in ruleset.exchange_skipped_after:
+        return ExchangeView(
+            note=_("%(name)s called %(call)s: no card exchange this hand.")
+            % {"name": names[made.seat], "call": call_label(contract.name)}
+        )
+    transfers = game.exchange_due(contract)
+    if not transfers:
+        return ExchangeView(note=_("No card exchange: nobody was up in the last hand."))
+    if contract is not None:
+        note = _("Before the play:")
+    elif ruleset.exchange is ExchangeTiming.BEFORE_CALL:
+        note = _("Before the call:")
+    elif ruleset.exchange_skipped_after:
+        note = _("Only if a suit is called, not after %(calls)s:") % {
+            "calls": ", ".join(call_label(c.name) for c in ruleset.exchange_skipped_after)
+        }
+    else:
+        note = _("After the call:")
+    return ExchangeView(note=note, sentences=[exchange_sentence(t, names) for t in transfers])
+
+
+def _made(made: engine.CallMade, names: list[str]) -> CallMadeView:
+    return CallMadeView(
+        seat=made.seat,
+        name=names[made.seat],
+        call=made.call.name,
+        label=call_label(made.call.name),
+        is_pass=made.call.is_pass,
+    )
+
+
+def _deal_view(
+    game: engine.Game, names: list[str], calls: list[str], for_deal: int | None
+) -> DealView:
+    upcoming = game.state().next
+    auction = game.auction()
+    calls_error = ""
+    try:
+        if calls and for_deal != upcoming.number:
+            raise engine.RuleError("another deal")
+        for name in calls:
+            auction = auction.call(name)
+        if auction.redeal:  # a redeal is recorded at once: it never waits on the page
+            raise engine.RuleError("redeal")
+    except engine.RuleError:
+        auction = game.auction()
+        calls_error = _("Those calls no longer fit this deal: start the calls again.")
+    passes = game.rules.ruleset.passes_per_game
+    to_call = auction.to_call
+    seats = [
+        SeatView(
+            seat=seat,
+            name=names[seat],
+            target=upcoming.targets[seat],
+            total=signed(game.totals[seat]),
+            dealer=seat == upcoming.dealer,
+            caller=seat == upcoming.caller,
+            to_call=seat == to_call,
+            passes_left=auction.entitlements.passes_left[seat] if passes else None,
+        )
+        for seat in range(3)
+    ]
+    contract = auction.contract
+    view = DealView(
+        number=upcoming.number,
+        hand=upcoming.hand,
+        heading=_deal_heading(upcoming.number, upcoming.hand, game.rules.options),
+        dealer_name=names[upcoming.dealer],
+        seats=seats,
+        exchange=_exchange_view(game, names, contract, upcoming.hand),
+        calls_made=[_made(made, names) for made in auction.calls],
+        calls_value=",".join(made.call.name for made in auction.calls),
+        calls_error=calls_error,
+    )
+    if contract is not None:
+        view.contract = _made(contract, names)
+    else:
+        view.to_call_name = names[to_call]
+        view.choices = [
+            CallChoice(
+                value=call.name,
+                label=call_label(call.name),
+                symbol=SUIT_SYMBOLS[call.trump] if call.trump else "",
+                red=call.trump in RED_SUITS,
+                is_pass=call.is_pass,
+            )
+            for call in auction.allowed_calls()
+        ]
+    return view
+
+
+def _sheet_rows(state: engine.GameState, names: list[str]) -> list[dict]:
+    rows = []
+    for deal in state.deals:
+        if deal.redeal:
+            passed = [names[made.seat] for made in deal.calls]
+            call = (
+                _("Redeal: everyone passed.")
+                if len(passed) == 3
+                else _("Redeal: %(names)s passed.") % {"names": ", ".join(passed)}
+            )
+        else:
+            call = _("%(call)s (%(name)s)") % {
+                "call": call_label(deal.contract.name),
+                "name": names[deal.declarer],
+            }
+        row = {
+            "number": deal.number,
+            "dealer": names[deal.dealer],
+            "call": call,
+            "redeal": deal.redeal,
+        }
+        for seat in range(3):
+            row[f"seat{seat}"] = (
+                None
+                if deal.redeal
+                else SheetCell(
+                    tricks=deal.tricks[seat],
+                    points=signed(deal.points[seat]),
+                    total=signed(deal.totals[seat]),
+                    target=deal.targets[seat],
+                )
+            )
+        rows.append(row)
+    return rows
+
+
+def calls_from_text(text: object) -> list[str]:
+    """The calls so far as the page's hidden field carries them ("pass,hearts")."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    return [name.strip() for name in text.split(",") if name.strip()][:3]
+
+
+def engine_game(game: Game, entries: list[DealEntry]) -> engine.Game:
+    return engine.game_from_record(selectors.game_record(game, entries))
+
+
+def rules_of(game: Game) -> engine.Rules:
+    return engine.Rules.build(game.ruleset, game.options)
+
+
+def auction_after(game: Game, calls: list[str]) -> engine.Auction | None:
+    """The next deal's calling phase after these calls, or None if they are not allowed."""
+    auction = engine_game(game, selectors.live_entries(game)).auction()
+    try:
+        for name in calls:
+            auction = auction.call(name)
+    except engine.RuleError:
+        return None
+    return auction
+
+
+def table_view(
+    game: Game,
+    entries: list[DealEntry] | None = None,
+    calls: list[str] | None = None,
+    for_deal: int | None = None,
+) -> TableView:
+    """Everything the table page shows, from one replay of the live deals."""
+    entries = selectors.live_entries(game) if entries is None else entries
+    played = engine_game(game, entries)
+    state = played.state()
+    names = list(game.players)
+    ruleset = played.rules.ruleset
+    first = names[0]
+    view = TableView(
+        game=game,
+        names=names,
+        ruleset=ruleset,
+        ruleset_name=ruleset_label(ruleset.id),
+        direction=direction_sentence(ruleset),
+        play_order=" → ".join([*names, first]),
+        goal_line=_goal_line(played.rules.options, ruleset),
+        state=state,
+        tricks_per_hand=played.rules.tricks_per_hand,
+        rows=_sheet_rows(state, names),
+        totals=[signed(total) for total in state.totals],
+        last_deal_number=len(entries),
+    )
+    if not state.finished:
+        view.deal = _deal_view(played, names, calls or [], for_deal)
+        return view
+    view.end_sentence = end_sentence(state, names)
+    view.needs_last_tricks = state.needs_last_tricks
+    view.last_tricks_given = state.hands[-1].last_tricks if state.hands else ()
+    if state.placings is not None:
+        view.placings = [
+            PlacingView(place=place, name=names[seat], total=signed(state.totals[seat]))
+            for place, seat in enumerate(state.placings, start=1)
+        ]
+        view.reasons = [reason_sentence(reason, names) for reason in state.outcome.reasons]
+    return view
+
+
+def undo_summary(game: Game, entries: list[DealEntry]) -> str:
+    """The last live deal in one sentence, for the undo confirmation."""
+    if not entries:
+        return ""
+    state = engine_game(game, entries).state()
+    deal = state.deals[-1]
+    names = list(game.players)
+    if deal.redeal:
+        return _("Deal %(deal)s: a redeal (%(names)s passed).") % {
+            "deal": deal.number,
+            "names": ", ".join(names[made.seat] for made in deal.calls),
+        }
+    tricks = ", ".join(f"{names[seat]} {deal.tricks[seat]}" for seat in range(3))
+    return _("Deal %(deal)s: %(name)s called %(call)s; tricks %(tricks)s.") % {
+        "deal": deal.number,
+        "name": names[deal.declarer],
+        "call": call_label(deal.contract.name),
+        "tricks": tricks,
+    }
+
+
+def trick_label(number: int, per_hand: int) -> str:
+    if number == per_hand:
+        return _("Trick %(n)s (the last)") % {"n": number}
+    return _("Trick %(n)s") % {"n": number}
+
+
+# --- the referee's help -----------------------------------------------------------------------
+
+
+def card_text(card: engine.Card) -> str:
+    """A card as people write it: K♥, 10♠."""
+    view = card_view(card)
+    return f"{view.rank}{view.symbol}"
+
+
+@dataclass(frozen=True)
+class Answer:
+    headline: str
+    cards: list[CardView] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+def return_answer(hand: tuple[engine.Card, ...], given: engine.Card) -> Answer:
+    card = engine.card_to_return(hand, given)
+    values = {
+        "card": card_text(card),
+        "given": card_text(given),
+        "suit": SUIT_NAMES[given.suit],
+    }
+    if card == given:
+        line = _("You have no card in %(suit)s higher than %(given)s.") % values
+        return Answer(_("Return the same card: %(card)s.") % values, [card_view(card)], [line])
+    line = _("It is your strongest card in %(suit)s, higher than %(given)s.") % values
+    return Answer(_("Return %(card)s.") % values, [card_view(card)], [line])
+
+
+def play_answer(
+    ruleset: engine.Ruleset,
+    contract: str,
+    hand: tuple[engine.Card, ...],
+    trick: tuple[engine.Card, ...],
+) -> Answer:
+    trump = engine.call_named(contract).trump
+    legal = engine.legal_cards(hand, trick, trump, ruleset.strict_trumping)
+    if len(legal) == len(hand):
+        headline = _("You may play any of your cards.")
+    else:
+        headline = ngettext(
+            "You may play this card:", "You may play one of these %(n)s cards:", len(legal)
+        ) % {"n": len(legal)}
+    lines = []
+    if trick:
+        winner = engine.trick_winner(trick, trump)
+        lines.append(
+            _("So far the trick goes to %(card)s, card %(n)s in the order played.")
+            % {"card": card_text(trick[winner]), "n": winner + 1}
+        )
+        lines.append(_("Led suit: %(suit)s.") % {"suit": SUIT_NAMES[trick[0].suit]})
+    if trump is not None:
+        lines.append(_("Trumps: %(suit)s.") % {"suit": SUIT_NAMES[trump]})
+    else:
+        lines.append(_("No trumps: only following suit is compulsory."))
+    return Answer(headline, [card_view(card) for card in legal], lines)

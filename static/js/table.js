@@ -1,0 +1,97 @@
+/* The table page's small helpers. Loaded with `defer` (no inline scripts), and written with
+ * delegated events so that it keeps working after htmx swaps the page's partial.
+ *
+ * Tricks entry: checks the sum of the three counts as you type, and once two counts are
+ * typed fills in the third (total minus the two), marking it as filled in so that a later
+ * change of the typed ones updates it. Typing into the filled-in field makes it yours.
+ */
+(function () {
+  "use strict";
+
+  function count(input) {
+    var text = input.value.trim();
+    if (!/^\d+$/.test(text)) return null;
+    return parseInt(text, 10);
+  }
+
+  function seatName(input) {
+    var label = input.form.querySelector('label[for="' + input.id + '"] .seat-name');
+    return label ? label.textContent.trim() : "";
+  }
+
+  function update(form, changed) {
+    var total = parseInt(form.dataset.total, 10);
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("input.tricks-input"));
+    var status = form.querySelector(".tricks-sum");
+    if (!status || inputs.length !== 3 || isNaN(total)) return;
+    if (changed && inputs.indexOf(changed) >= 0) delete changed.dataset.auto;
+
+    var typed = inputs.filter(function (input) {
+      return input.value.trim() !== "" && !input.dataset.auto;
+    });
+    var others = inputs.filter(function (input) {
+      return typed.indexOf(input) < 0;
+    });
+    var filled = null;
+    if (typed.length === 2 && others.length === 1) {
+      var a = count(typed[0]);
+      var b = count(typed[1]);
+      var rest = a === null || b === null ? -1 : total - a - b;
+      if (rest >= 0) {
+        others[0].value = String(rest);
+        others[0].dataset.auto = "1";
+        filled = others[0];
+      } else if (others[0].dataset.auto) {
+        others[0].value = "";
+      }
+    } else {
+      others.forEach(function (input) {
+        if (input.dataset.auto) {
+          input.value = "";
+          delete input.dataset.auto;
+        }
+      });
+    }
+
+    var values = inputs.map(count);
+    var known = values.filter(function (value) {
+      return value !== null;
+    });
+    var sum = known.reduce(function (acc, value) {
+      return acc + value;
+    }, 0);
+    var complete = known.length === 3;
+    var wrong = sum > total || (complete && sum !== total);
+    var text = (status.dataset.text || "").replace("{sum}", sum).replace("{total}", total);
+    if (filled && status.dataset.textFill) {
+      text +=
+        " " +
+        status.dataset.textFill.replace("{name}", seatName(filled)).replace("{count}", filled.value);
+    }
+    status.textContent = text;
+    status.classList.toggle("ok", complete && sum === total);
+    status.classList.toggle("wrong", wrong);
+    inputs.forEach(function (input) {
+      input.setAttribute("aria-invalid", wrong ? "true" : "false");
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    if (!target || !target.closest) return;
+    var form = target.closest("form.tricks-form");
+    if (form) update(form, target);
+  });
+
+  function refresh() {
+    document.querySelectorAll("form.tricks-form").forEach(function (form) {
+      var any = Array.prototype.some.call(form.querySelectorAll("input.tricks-input"), function (input) {
+        return input.value.trim() !== "";
+      });
+      if (any) update(form, null);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("htmx:afterSwap", refresh);
+})();
