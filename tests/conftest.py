@@ -69,3 +69,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     for report in skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         terminalreporter.write_line(f"  {report.nodeid}: {reason}")
+
+
+@pytest.fixture(autouse=True)
+def _celery_tasks_run_in_process(request):
+    """Without a real worker (tests not marked `worker`), tasks run where they are sent."""
+    if request.node.get_closest_marker("worker"):
+        yield
+        return
+    from config.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous

@@ -1,0 +1,95 @@
+"""The whole-event plans of no-repeat: each design is what it claims to be."""
+
+from itertools import combinations
+
+import pytest
+
+from tournaments.pairing.designs import (
+    affine_design,
+    design_for,
+    is_kirkman,
+    problems,
+    sizes_stored,
+    upper_bound,
+)
+
+#: Rounds each design must have: (N−1)/2 for Kirkman systems, what we hold otherwise.
+ROUNDS = {9: 4, 12: 4, 15: 7, 18: 8, 21: 10, 24: 10, 27: 13, 30: 13, 81: 40}
+
+
+@pytest.mark.parametrize("n", sorted(ROUNDS))
+def test_each_design_is_a_resolvable_packing_of_triples(n):
+    design = design_for(n)
+    assert design is not None
+    assert problems(n, design) == []
+    assert len(design) == ROUNDS[n]
+
+
+@pytest.mark.parametrize("n", [9, 15, 21, 27, 81])
+def test_sizes_3_mod_6_have_kirkman_triple_systems(n):
+    design = design_for(n)
+    assert is_kirkman(n, design)
+    assert len(design) == upper_bound(n)
+
+
+def test_the_stored_sizes():
+    assert sizes_stored() == (12, 15, 18, 21, 24, 30)
+    assert [n for n in range(3, 40) if design_for(n)] == [9, 12, 15, 18, 21, 24, 27, 30]
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+def test_affine_geometry_gives_a_kirkman_system_on_3_to_the_k_points(k):
+    n = 3**k
+    design = affine_design(k)
+    assert len(design) == (n - 1) // 2
+    assert is_kirkman(n, design)
+
+
+def test_problems_finds_a_repeat_and_a_bad_round():
+    design = design_for(9)
+    broken = (design[0], design[0])
+    assert any("pair" in p for p in problems(9, broken))
+    assert any("partition" in p for p in problems(9, (((0, 1, 2), (0, 4, 5), (6, 7, 8)),)))
+    assert not is_kirkman(9, design[:3])
+
+
+def _rounds_of(used, n, order_after=None, first_table=None):
+    """Every round (partition into triples) of 0..n−1 that repeats no pair in `used`."""
+
+    def extend(left):
+        if not left:
+            yield []
+            return
+        p, rest = left[0], left[1:]
+        for q, r in combinations(rest, 2):
+            if {(p, q), (p, r), (q, r)} & used:
+                continue
+            for tail in extend([x for x in rest if x not in (q, r)]):
+                yield [(p, q, r), *tail]
+
+    for round_ in extend(list(range(n))):
+        if first_table is not None and round_[0] != first_table:
+            continue
+        if order_after is not None and round_ <= order_after:
+            continue
+        yield round_
+
+
+def test_twelve_players_cannot_have_five_rounds_without_a_repeat():
+    """Exhaustive, up to symmetry: round 1 is fixed, and so is the table of player 0 in the
+    earliest (lexicographically) of the other rounds, {0, 3, 6} (any two partners of 0 come
+    from two other round-1 tables, which relabelling makes these). So 4 is the most."""
+
+    def pairs(round_):
+        return {pair for t in round_ for pair in combinations(t, 2)}
+
+    first = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (9, 10, 11)]
+
+    def longest(used, played, last):
+        best = played
+        first_table = (0, 3, 6) if played == 1 else None
+        for round_ in _rounds_of(used, 12, last, first_table):
+            best = max(best, longest(used | pairs(round_), played + 1, round_))
+        return best
+
+    assert longest(pairs(first), 1, None) == 4 == len(design_for(12))

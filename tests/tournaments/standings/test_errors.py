@@ -1,0 +1,114 @@
+"""What the standings refuse: bad configs (StandingsConfigError) and impossible events."""
+
+import pytest
+
+from tournaments.standings import (
+    Bye,
+    Config,
+    GameResult,
+    StandingsConfigError,
+    StandingsError,
+    StandingsInputError,
+    build_standings,
+)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        (
+            {"precedence": ("placing_points", "elo", "lot")},
+            "unknown metric(s) in precedence: 'elo'",
+        ),
+        ({"precedence": ("score", "score")}, "listed twice"),
+        ({"precedence": ("lot", "score")}, "lot must come last"),
+        ({"precedence": "score"}, "tuple of metric names"),
+        ({"bye_policy": "half"}, "bye_policy must be one of zero, second, average"),
+        ({"bye_policy": None}, "bye_policy"),
+        ({"placing_points": (2, 1)}, "three ints"),
+        ({"placing_points": (2, 1, 0, 0)}, "three ints"),
+        ({"placing_points": (2.0, 1, 0)}, "three ints"),
+        ({"placing_points": (True, False, False)}, "three ints"),
+        ({"placing_points": "210"}, "three ints"),
+        ({"placing_points": (0, 1, 2)}, "must not pay a lower place more"),
+        ({"seed": "abc"}, "seed must be an int"),
+    ],
+)
+def test_bad_configs_are_refused_when_made(kwargs, says):
+    with pytest.raises(StandingsConfigError) as caught:
+        Config(**kwargs)
+    assert says in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_configs_that_are_fine():
+    assert Config().order == (
+        "placing_points",
+        "score",
+        "firsts",
+        "opponents",
+        "head_to_head",
+        "lot",
+    )
+    assert Config(precedence=()).order == ("lot",)
+    listed = Config(placing_points=[3, 1, -1], precedence=["games", "score"])
+    assert listed.placing_points == (3, 1, -1)
+    assert listed.precedence == ("games", "score")
+    assert listed.order == ("games", "score", "lot")
+    assert Config(placing_points=(1, 1, 0)).placing_points == (1, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ((1, 1, (1, 2), (0, 0, 0), (1, 2, 3)), "players must be three ints"),
+        ((1, 1, (1, 2, 3), (0, 0), (1, 2, 3)), "totals must be three ints"),
+        ((1, 1, (1, 2, 3), (0, 0, 0.5), (1, 2, 3)), "totals must be three ints"),
+        ((1, 1, (1, 1, 3), (0, 0, 0), (1, 1, 3)), "a player sits twice"),
+        ((1, 1, (1, 2, 3), (0, 0, 0), (1, 2, 4)), "are not the table's players"),
+        ((1, 1, (1, 2, 3), (0, 0, 0), (1, 2, 2)), "are not the table's players"),
+        (("1", 1, (1, 2, 3), (0, 0, 0), (1, 2, 3)), "round and table must be ints"),
+    ],
+)
+def test_bad_game_results_are_refused_when_made(args, says):
+    with pytest.raises(StandingsInputError) as caught:
+        GameResult(*args)
+    assert says in str(caught.value)
+
+
+def test_bad_bye_is_refused_when_made():
+    with pytest.raises(StandingsInputError, match="must be ints"):
+        Bye(1, "7")
+
+
+G1 = GameResult(1, 1, (1, 2, 3), (1, 0, -1), (1, 2, 3))
+
+
+@pytest.mark.parametrize(
+    ("players", "results", "byes", "says"),
+    [
+        ([1, 2, 3, 3], [G1], [], "player 3 is listed twice"),
+        ([1, 2, "x"], [], [], "player ids must be ints"),
+        ([1, 2], [G1], [], "round 1 table 1: player 3 is not in the event"),
+        ([1, 2, 3], [G1, G1], [], "round 1 table 1 has two results"),
+        (
+            [1, 2, 3, 4, 5],
+            [G1, GameResult(1, 2, (3, 4, 5), (0, 0, 0), (3, 4, 5))],
+            [],
+            "player 3 plays twice in round 1: table 1 and table 2",
+        ),
+        ([1, 2, 3], [G1], [Bye(1, 9)], "bye for player 9, who is not in the event"),
+        ([1, 2, 3], [G1], [Bye(1, 2)], "player 2 has a bye in round 1 and also table 1"),
+        ([1, 2, 3, 4], [G1], [Bye(2, 4), Bye(2, 4)], "and also a second bye"),
+    ],
+)
+def test_impossible_events_are_refused(players, results, byes, says):
+    with pytest.raises(StandingsInputError) as caught:
+        build_standings(players, results, byes, Config())
+    assert says in str(caught.value)
+    assert isinstance(caught.value, StandingsError)
+
+
+def test_the_same_table_number_in_another_round_is_fine():
+    again = GameResult(2, 1, (1, 2, 3), (1, 0, -1), (1, 2, 3))
+    assert len(build_standings([1, 2, 3], [G1, again], [], Config())) == 3

@@ -1,0 +1,76 @@
+"""Pairings and standings built end to end by a real Celery worker process.
+
+Runs where a worker can share the test database: PostgreSQL (marked `postgres`), with the
+broker the settings name (Redis in CI). The worker consumes a queue of its own, so no
+other worker takes these tasks and this worker takes no one else's.
+"""
+
+import time
+
+import pytest
+from django.db import connection
+
+from config.celery import app
+from tournaments import bridge, services
+from tournaments.models import Round
+
+from ..workers import celery_worker
+from .test_services import field, play_table
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def worker(tmp_path):
+    log = tmp_path / "worker.log"
+    with celery_worker(log, env={"DATABASE_URL": _database_url()}) as (process, queue, _name):
+        previous = app.conf.task_default_queue
+        app.conf.task_default_queue = queue
+        try:
+            yield process, log
+        finally:
+            app.conf.task_default_queue = previous
+
+
+def _wait(check, process, log, seconds=90):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text()
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"the worker did not finish in {seconds} s:\n{log.read_text()}")
+
+
+@pytest.mark.worker
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_pairs_a_round_and_builds_the_standings(worker):
+    process, log = worker
+    assert not app.conf.task_always_eager
+    club = services.club_create(name="Worker club")
+    event = services.event_create(club=club, name="Worker open", rounds_planned=1, seed=9)
+    field(event, 9)
+    round_ = services.round_create(event=event, actor="org")
+    round_ = _wait(
+        lambda: Round.objects.filter(pk=round_.pk, status=Round.Status.DRAFT).first(), process, log
+    )
+    assert round_.tables.count() == 3
+    services.round_publish(round_=round_, actor="org")
+    for table in round_.tables.all():
+        play_table(table)
+    services.round_close(round_=round_, actor="org")
+    snapshot = _wait(
+        lambda: event.standings.filter(results_stamp=bridge.results_stamp(event)).first(),
+        process,
+        log,
+    )
+    assert snapshot.rounds_complete == 1 and len(snapshot.rows) == 9
+    # running the task again changes nothing: the same snapshot stays the newest
+    services.standings_enqueue(event)
+    time.sleep(1)
+    assert event.standings.first().pk == snapshot.pk

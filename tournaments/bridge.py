@@ -1,0 +1,181 @@
+"""The small bridge between the models and the pure algorithms.
+
+Reads an event's rows into the plain values tournaments.pairing and tournaments.standings
+take, and turns their answers back into rows. Nothing here decides anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+from scoring.models import Game
+
+from . import pairing, standings
+from .models import Bye, Entry, Event, Round, Table
+
+DEFAULT_PLACING_POINTS = [2, 1, 0]
+
+
+def standings_config(event: Event) -> standings.Config:
+    return standings.Config(
+        placing_points=tuple(event.placing_points or DEFAULT_PLACING_POINTS),
+        bye_policy=event.bye_policy,
+        precedence=tuple(event.precedence or standings.DEFAULT_PRECEDENCE),
+        seed=event.seed,
+    )
+
+
+def confirmed_tables(event: Event):
+    return (
+        Table.objects.filter(round__event=event, game__result=Game.Result.CONFIRMED)
+        .select_related("round", "game")
+        .order_by("round__number", "number")
+    )
+
+
+def counted_byes(event: Event):
+    """Byes of rounds that have been published: a draft's byes may still change."""
+    return Bye.objects.filter(
+        round__event=event,
+        round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
+    ).select_related("round")
+
+
+def results_stamp(event: Event) -> str:
+    """A fingerprint of what the standings depend on; a newer stamp means they are stale."""
+    games = Game.objects.filter(table__round__event=event, result=Game.Result.CONFIRMED)
+    ids_and_versions = games.values_list("pk", "version").order_by("pk")
+    games_part = ",".join(f"{pk}.{version}" for pk, version in ids_and_versions)
+    byes_part = ",".join(str(pk) for pk in counted_byes(event).values_list("pk", flat=True))
+    players_part = ",".join(
+        str(pk) for pk in event.entries.order_by("pk").values_list("player_id", flat=True)
+    )
+    closed = rounds_complete(event)
+    settings = f"{event.precedence}|{event.placing_points}|{event.bye_policy}"
+    text = f"{games_part}|{byes_part}|{players_part}|{closed}|{settings}"
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
+
+
+def standings_inputs(event: Event):
+    tables = list(confirmed_tables(event))
+    results = [
+        standings.GameResult(
+            round=table.round.number,
+            table=table.number,
+            players=table.seat_ids,
+            totals=tuple(table.game.totals),
+            placings=tuple(table.seat_ids[seat] for seat in table.game.placings),
+        )
+        for table in tables
+    ]
+    byes = [
+        standings.Bye(round=bye.round.number, player=bye.player_id) for bye in counted_byes(event)
+    ]
+    players = list(event.entries.values_list("player_id", flat=True))
+    return players, results, byes
+
+
+def rounds_complete(event: Event) -> int:
+    return event.rounds.filter(status=Round.Status.CLOSED).count()
+
+
+def pairing_request(round_: Round) -> pairing.Request:
+    """The field of this round and everything the pairing needs from earlier rounds."""
+    event = round_.event
+    earlier = list(
+        Table.objects.filter(round__event=event, round__number__lt=round_.number)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+    seat_counts: dict[int, list[int]] = {}
+    dealer_counts: Counter[int] = Counter()
+    by_round: dict[int, list[tuple[int, int, int]]] = {}
+    for table in earlier:
+        ids = table.seat_ids
+        by_round.setdefault(table.round.number, []).append(ids)
+        for seat, player in enumerate(ids):
+            seat_counts.setdefault(player, [0, 0, 0])[seat] += 1
+        dealer_counts[ids[table.first_dealer]] += 1
+    bye_counts = Counter(
+        Bye.objects.filter(round__event=event, round__number__lt=round_.number).values_list(
+            "player_id", flat=True
+        )
+    )
+    latest = event.standings.first()
+    ranks = {row["player"]: row["rank"] for row in latest.rows} if latest else {}
+    active = Entry.objects.filter(
+        event=event, checked_in=True, withdrawn=False, joined_round__lte=round_.number
+    ).values_list("player_id", flat=True)
+    entrants = tuple(
+        pairing.Entrant(
+            id=player,
+            rank=ranks.get(player, len(ranks) + 1),
+            byes=bye_counts[player],
+            seat_counts=tuple(seat_counts.get(player, (0, 0, 0))),
+            dealer_count=dealer_counts[player],
+        )
+        for player in sorted(active)
+    )
+    return pairing.Request(
+        entrants=entrants,
+        met=pairing.meetings(by_round),
+        mode=round_.pairing_mode,
+        seed=event.seed,  # the same every round: a no-repeat plan is drawn from it
+        round_number=round_.number,
+        planned_field=_round_one_field(event, round_, entrants),
+    )
+
+
+def _round_one_field(event: Event, round_: Round, entrants) -> tuple[int, ...]:
+    """Who was drawn in round 1: a no-repeat plan holds only while the field is unchanged."""
+    first = event.rounds.filter(number=1).first()
+    if first is None or first.pk == round_.pk:
+        return tuple(sorted(entrant.id for entrant in entrants))
+    seated = [pid for table in first.tables.all() for pid in table.seat_ids]
+    return tuple(sorted(seated + list(first.byes.values_list("player_id", flat=True))))
+
+
+def _flags_json(flags) -> list[dict]:
+    return [flag.as_dict() for flag in flags]
+
+
+def store_pairing(round_: Round, result: pairing.Pairing) -> None:
+    Table.objects.bulk_create(
+        Table(
+            round=round_,
+            number=table.number,
+            seat_0_id=table.seats[0],
+            seat_1_id=table.seats[1],
+            seat_2_id=table.seats[2],
+            first_dealer=table.first_dealer,
+            flags=_flags_json(table.flags),
+        )
+        for table in result.tables
+    )
+    byes = [Bye(round=round_, player_id=player) for player in result.byes]
+    _store_bye_flags(byes, result.flags)
+    Bye.objects.bulk_create(byes)
+    round_.flags = _flags_json(result.flags)
+
+
+def _store_bye_flags(byes: list[Bye], flags) -> None:
+    """Each bye carries the round's flags that name its player (a second bye)."""
+    for bye in byes:
+        bye.flags = [flag.as_dict() for flag in flags if bye.player_id in flag.players]
+
+
+def reflag_round(round_: Round) -> None:
+    """Flag a draft again after a hand edit, by the pairing module's own rules."""
+    tables = list(round_.tables.order_by("number"))
+    byes = list(round_.byes.all())
+    per_table, round_flags = pairing.review(
+        pairing_request(round_), [table.seat_ids for table in tables], [b.player_id for b in byes]
+    )
+    for table, flags in zip(tables, per_table, strict=True):
+        table.flags = _flags_json(flags)
+    Table.objects.bulk_update(tables, ["flags"])
+    _store_bye_flags(byes, round_flags)
+    Bye.objects.bulk_update(byes, ["flags"])
+    round_.flags = _flags_json(round_flags)
+    round_.save(update_fields=["flags"])

@@ -1,0 +1,175 @@
+"""`manage.py simulate_event`: a whole event played through the site's own code paths.
+
+Pairings and standings are built by the Celery tasks (eagerly or by a worker, as the
+settings say), and every deal is recorded by the same service the table page and the API
+use, with random but valid calls and tricks. Deterministic for a seed; prints one JSON
+object (../shared/spec/http-api.md, "The event simulator").
+"""
+
+import json
+import random
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+import engine
+from scoring import services as scoring
+from scoring.selectors import game_record, game_state
+from tournaments import bridge, pairing, services
+from tournaments.models import Round, Table
+
+WAIT_SECONDS = 300
+
+
+class Command(BaseCommand):
+    help = "Create an event with generated players and play it round by round."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, required=True)
+        parser.add_argument("--rounds", type=int, required=True)
+        parser.add_argument("--ruleset", default="blato", choices=list(engine.RULESETS))
+        parser.add_argument("--pairing", default="swiss", choices=list(pairing.MODES))
+        parser.add_argument("--seed", type=int, default=0)
+
+    def handle(self, *args, players, rounds, ruleset, pairing, seed, **options):
+        if players < 3:
+            raise CommandError("an event needs at least 3 players")
+        if rounds < 1:
+            raise CommandError("an event needs at least 1 round")
+        result = simulate(players=players, rounds=rounds, ruleset=ruleset, mode=pairing, seed=seed)
+        self.stdout.write(json.dumps(result))
+
+
+def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -> dict:
+    rng = random.Random(seed)
+    club = services.club_create(name=f"Simulated club {seed}")
+    event = services.event_create(
+        club=club,
+        name=f"Simulated {ruleset} {mode} {seed}",
+        ruleset=ruleset,
+        rounds_planned=rounds,
+        pairing_modes=[mode],
+        seed=seed,
+        actor="simulator",
+    )
+    names = [f"Player {number:04d}" for number in range(1, players + 1)]
+    entries = services.players_register(event=event, names=names, checked_in=True)
+    output = {
+        "event": event.slug,
+        "players": [{"id": entry.player_id, "name": entry.player.name} for entry in entries],
+        "rounds": [],
+        "seconds": {"pairing": [], "standings": []},
+    }
+    for _ in range(rounds):
+        round_ = services.round_create(event=event, actor="simulator")
+        round_ = _wait_for(
+            lambda r=round_: Round.objects.get(pk=r.pk),
+            lambda r: r.status != Round.Status.PENDING,
+            "the pairing",
+        )
+        if round_.status == Round.Status.FAILED:
+            raise CommandError(f"round {round_.number} could not be paired: {round_.build_error}")
+        output["seconds"]["pairing"].append(round_.pairing_seconds)
+        services.round_publish(round_=round_, actor="simulator")
+        tables = list(round_.tables.select_related("game").order_by("number"))
+        for table in tables:
+            _play(table, rng)
+        services.round_close(round_=round_, actor="simulator")
+        snapshot = _wait_for(
+            lambda: event.standings.first(),
+            lambda s: s is not None and s.results_stamp == bridge.results_stamp(event),
+            "the standings",
+        )
+        output["seconds"]["standings"].append(snapshot.build_seconds)
+        output["rounds"].append(_round_json(round_, snapshot))
+    return output
+
+
+def _wait_for(fetch, done, what):
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        value = fetch()
+        if done(value):
+            return value
+        if time.monotonic() > deadline:
+            raise CommandError(f"{what} did not finish in {WAIT_SECONDS} s: is a worker running?")
+        time.sleep(0.05)
+
+
+def _random_tricks(rng, targets, per_hand):
+    """Tricks drawn around the targets: each trick goes to a seat in proportion to its target."""
+    weights = [max(target, 1) for target in targets]
+    tricks = [0, 0, 0]
+    for seat in rng.choices(range(3), weights=weights, k=per_hand):
+        tricks[seat] += 1
+    return tricks
+
+
+def _play(table: Table, rng: random.Random) -> None:
+    """Play the table's game deal by deal through the scoring services, then confirm it."""
+    game = table.game
+    while True:
+        rules_game = engine.game_from_record(game_record(game))
+        if rules_game.end:
+            break
+        calling = rules_game.auction()
+        while not calling.finished:
+            allowed = calling.allowed_calls()
+            contracts = [call for call in allowed if not call.is_pass]
+            use_pass = len(contracts) < len(allowed) and rng.random() < 0.15
+            pick = next(c for c in allowed if c.is_pass) if use_pass else rng.choice(contracts)
+            calling = calling.call(pick.name)
+        tricks = None
+        if calling.contract:
+            targets = rules_game.rules.targets_by_seat(calling.dealer)
+            tricks = _random_tricks(rng, targets, rules_game.rules.tricks_per_hand)
+        scoring.deal_record(
+            game_id=game.pk,
+            number=len(rules_game.deals) + 1,
+            tricks=tricks,
+            calls=[made.call.name for made in calling.calls],
+            actor="simulator",
+        )
+    state = rules_game.state()
+    if state.needs_last_tricks:
+        last = state.hands[-1]
+        winners = [seat for seat in range(3) for _ in range(last.tricks[seat])]
+        rng.shuffle(winners)  # one order of the last tricks, given as far back as asked
+        while state.needs_last_tricks:
+            scoring.last_tricks_add(
+                game_id=game.pk,
+                number=len(state.deals),
+                actor="simulator",
+                last_tricks=winners[: state.needs_last_tricks],
+            )
+            state = game_state(game)
+    services.result_confirm(table=table, actor="simulator")
+
+
+def _round_json(round_: Round, snapshot) -> dict:
+    tables = []
+    for table in round_.tables.select_related("game").order_by("number"):
+        ids = table.seat_ids
+        tables.append(
+            {
+                "table": table.number,
+                "seats": list(ids),
+                "game": table.game_id,
+                "totals": list(table.game.totals),
+                "placings": [ids[seat] for seat in table.game.placings],
+            }
+        )
+    return {
+        "number": round_.number,
+        "tables": tables,
+        "byes": sorted(round_.byes.values_list("player_id", flat=True)),
+        "standings": [
+            {
+                "rank": row["rank"],
+                "player": row["player"],
+                "score": row["score"],
+                "metrics": row["metrics"],
+            }
+            for row in snapshot.rows
+        ],
+    }

@@ -1,0 +1,197 @@
+"""Whole-event plans for no-repeat events: resolvable designs of triples.
+
+A no-repeat event of N players can last at most ⌊(N−1)/2⌋ rounds (each round a player meets
+two new people). Reaching that bound is a property of the whole schedule, not of any one
+round: a round-by-round search that happens to choose badly early runs out of fresh tables
+rounds before the bound. So for field sizes where we hold a design, no-repeat follows it.
+
+A *design* here is a list of rounds, each round a partition of the points 0..N−1 into
+triples, no two triples of any rounds sharing a pair. When every pair occurs (N ≡ 3 mod 6,
+(N−1)/2 rounds) it is a Kirkman triple system, KTS(N).
+
+- N = 3^k (9, 27, 81, …): the affine geometry AG(k, 3), built here. Its lines are the
+  triples; the lines of one direction are a round. (3^k − 1)/2 rounds.
+- N = 15, 21: Kirkman triple systems stored below. KTS(15) was found by a tabu search over
+  swaps within rounds; KTS(21) is cyclic: points (i, x) with i in Z_7 and x in Z_3 as
+  3i + x, three rounds fixed by i ↦ i + 1 and the seven translates of one base round.
+- N = 12, 18: packings found by the same tabu search, each as long as possible: 4 rounds for
+  12 players (an exhaustive search shows a fifth is impossible), 8 = ⌊17/2⌋ for 18 (a nearly
+  Kirkman triple system: the pairs left over form a perfect matching).
+- N = 24, 30: 10 and 13 rounds from the tabu search, one short of the bound (nearly Kirkman
+  systems of 11 and 14 rounds exist, but the search did not find them in minutes). Still
+  more than searching round by round reaches (9 and 11 in the benchmark).
+
+`tests/tournaments/pairing/test_designs.py` checks every design here: a partition each round,
+no pair twice, and the promised number of rounds.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+Triple = tuple[int, int, int]
+Design = tuple[tuple[Triple, ...], ...]
+
+#: Stored designs, one line a round, a triple written a-b-c.
+_STORED: dict[int, tuple[str, ...]] = {
+    12: (
+        "0-1-2 3-4-5 6-7-8 9-10-11",
+        "0-5-10 1-6-11 2-4-7 3-8-9",
+        "0-6-9 1-5-7 2-3-11 4-8-10",
+        "0-7-11 1-4-9 2-5-8 3-6-10",
+    ),
+    15: (
+        "0-1-2 3-4-5 6-7-8 9-10-11 12-13-14",
+        "0-3-13 1-7-10 2-4-12 5-8-11 6-9-14",
+        "0-4-9 1-5-14 2-3-6 7-11-13 8-10-12",
+        "0-5-10 1-6-12 2-11-14 3-7-9 4-8-13",
+        "0-6-11 1-3-8 2-10-13 4-7-14 5-9-12",
+        "0-7-12 1-4-11 2-8-9 3-10-14 5-6-13",
+        "0-8-14 1-9-13 2-5-7 3-11-12 4-6-10",
+    ),
+    18: (
+        "0-1-2 3-4-5 6-7-8 9-10-11 12-13-14 15-16-17",
+        "0-3-6 1-10-14 2-5-11 4-8-15 7-12-16 9-13-17",
+        "0-4-13 1-11-16 2-8-12 3-14-17 5-7-9 6-10-15",
+        "0-5-8 1-7-13 2-3-16 4-10-17 6-9-12 11-14-15",
+        "0-7-15 1-3-9 2-10-13 4-11-12 5-6-17 8-14-16",
+        "0-9-14 1-4-6 2-7-17 3-12-15 5-10-16 8-11-13",
+        "0-10-12 1-8-17 2-6-14 3-7-11 4-9-16 5-13-15",
+        "0-11-17 1-5-12 2-9-15 3-8-10 4-7-14 6-13-16",
+    ),
+    21: (
+        "0-1-2 3-4-5 6-7-8 9-10-11 12-13-14 15-16-17 18-19-20",
+        "0-3-9 1-6-20 2-7-18 4-11-12 5-13-15 8-14-17 10-16-19",
+        "0-4-8 1-5-18 2-15-19 3-7-11 6-10-14 9-13-17 12-16-20",
+        "0-5-10 1-13-19 2-4-9 3-6-12 7-14-15 8-16-18 11-17-20",
+        "0-6-18 1-8-9 2-10-12 3-17-19 4-15-20 5-11-14 7-13-16",
+        "0-7-17 1-11-15 2-6-13 3-10-20 4-14-18 5-9-16 8-12-19",
+        "0-11-19 1-4-16 2-14-20 3-8-13 5-7-12 6-9-15 10-17-18",
+        "0-12-15 1-7-10 2-3-16 4-6-17 5-8-20 9-14-19 11-13-18",
+        "0-13-20 1-3-14 2-5-17 4-7-19 6-11-16 8-10-15 9-12-18",
+        "0-14-16 1-12-17 2-8-11 3-15-18 4-10-13 5-6-19 7-9-20",
+    ),
+    24: (
+        "0-1-2 3-4-5 6-7-8 9-10-11 12-13-14 15-16-17 18-19-20 21-22-23",
+        "0-3-23 1-14-19 2-17-21 4-9-13 5-8-12 6-11-20 7-10-16 15-18-22",
+        "0-4-19 1-7-20 2-9-16 3-10-17 5-18-23 6-12-22 8-11-14 13-15-21",
+        "0-5-11 1-10-22 2-8-23 3-15-20 4-7-21 6-14-18 9-12-17 13-16-19",
+        "0-6-13 1-5-9 2-15-19 3-8-16 4-10-18 7-17-23 11-12-21 14-20-22",
+        "0-8-22 1-17-18 2-3-14 4-11-15 5-10-13 6-16-21 7-12-19 9-20-23",
+        "0-10-15 1-13-23 2-4-12 3-6-19 5-14-16 7-11-22 8-17-20 9-18-21",
+        "0-12-18 1-8-21 2-10-20 3-11-13 4-16-23 5-6-17 7-14-15 9-19-22",
+        "0-14-17 1-4-6 2-13-22 3-7-9 5-20-21 8-10-19 11-16-18 12-15-23",
+        "0-16-20 1-3-12 2-5-7 4-17-22 6-9-15 8-13-18 10-14-21 11-19-23",
+    ),
+    30: (
+        "0-1-2 3-4-5 6-7-8 9-10-11 12-13-14 15-16-17 18-19-20 21-22-23 24-25-26 27-28-29",
+        "0-3-17 1-23-25 2-20-28 4-9-15 5-14-21 6-10-19 7-26-27 8-22-29 11-13-16 12-18-24",
+        "0-4-6 1-11-28 2-12-22 3-8-10 5-16-19 7-9-13 14-20-27 15-21-25 17-24-29 18-23-26",
+        "0-7-28 1-10-14 2-26-29 3-15-18 4-8-13 5-12-23 6-9-16 11-24-27 17-20-21 19-22-25",
+        "0-8-18 1-16-22 2-3-27 4-10-24 5-9-17 6-11-23 7-14-29 12-20-25 13-19-21 15-26-28",
+        "0-9-20 1-6-29 2-5-11 3-25-28 4-7-18 8-15-19 10-21-26 12-16-27 13-17-23 14-22-24",
+        "0-10-22 1-5-13 2-15-24 3-7-20 4-11-26 6-14-18 8-12-17 9-25-29 16-21-28 19-23-27",
+        "0-13-24 1-12-26 2-6-21 3-9-22 4-19-28 5-7-25 8-20-23 10-17-27 11-14-15 16-18-29",
+        "0-14-16 1-3-24 2-7-19 4-23-29 5-20-26 6-12-15 8-11-25 9-21-27 10-13-28 17-18-22",
+        "0-15-23 1-8-27 2-13-18 3-12-19 4-16-25 5-10-29 6-17-28 7-21-24 9-14-26 11-20-22",
+        "0-19-26 1-7-17 2-8-9 3-11-29 4-12-21 5-6-27 10-18-25 13-15-22 14-23-28 16-20-24",
+        "0-21-29 1-15-20 2-10-23 3-6-13 4-22-27 5-18-28 7-11-12 8-16-26 9-19-24 14-17-25",
+        "0-25-27 1-18-21 2-4-14 3-16-23 5-8-24 6-22-26 7-10-15 9-12-28 11-17-19 13-20-29",
+    ),
+}
+
+#: AG(k, 3) is built for 3^k points up to this many (3^7 = 2187, 1093 rounds).
+_LARGEST_AFFINE = 3**7
+
+
+def design_for(n: int) -> Design | None:
+    """The design for `n` players, or None when we hold none."""
+    if n in _STORED:
+        return _parsed(n)
+    k = _log3(n)
+    if k is not None and k >= 2 and n <= _LARGEST_AFFINE:
+        return affine_design(k)
+    return None
+
+
+def sizes_stored() -> tuple[int, ...]:
+    return tuple(sorted(_STORED))
+
+
+def upper_bound(n: int) -> int:
+    """No schedule of `n` players (n ≡ 0 mod 3) has more rounds without a repeat."""
+    return (n - 1) // 2
+
+
+@cache
+def affine_design(k: int) -> Design:
+    """The lines of AG(k, 3), a round per direction.
+
+    Points are the vectors of Z_3^k, numbered by their base-3 digits. A direction is a
+    non-zero vector whose first non-zero digit is 1 (one per line through the origin), and
+    the lines {x, x+d, x+2d} with direction d partition the space.
+    """
+    n = 3**k
+
+    def add(x: int, y: int) -> int:
+        total, place = 0, 1
+        for _ in range(k):
+            total += ((x // place + y // place) % 3) * place
+            place *= 3
+        return total
+
+    rounds = []
+    for d in range(1, n):
+        digits = [(d // 3**i) % 3 for i in range(k)]
+        leading = next(digit for digit in reversed(digits) if digit)
+        if leading != 1:
+            continue
+        seen: set[int] = set()
+        lines = []
+        for x in range(n):
+            if x in seen:
+                continue
+            line = (x, add(x, d), add(add(x, d), d))
+            seen.update(line)
+            lines.append(tuple(sorted(line)))
+        rounds.append(tuple(sorted(lines)))
+    return tuple(rounds)
+
+
+def problems(n: int, design: Design) -> list[str]:
+    """What is wrong with `design` as a resolvable packing of triples on 0..n−1 (empty: fine)."""
+    found = []
+    seen: dict[tuple[int, int], int] = {}
+    for number, round_ in enumerate(design, 1):
+        points = sorted(p for triple in round_ for p in triple)
+        if points != list(range(n)) or any(len(set(t)) != 3 for t in round_):
+            found.append(f"round {number} is not a partition of 0..{n - 1} into triples")
+        for a, b, c in round_:
+            for pair in ((a, b), (a, c), (b, c)):
+                pair = (min(pair), max(pair))
+                if pair in seen:
+                    found.append(f"pair {pair} in rounds {seen[pair]} and {number}")
+                seen[pair] = number
+    return found
+
+
+def is_kirkman(n: int, design: Design) -> bool:
+    """A resolvable packing in which every pair meets exactly once: a KTS(n)."""
+    pairs = sum(3 * len(round_) for round_ in design)
+    return not problems(n, design) and pairs == n * (n - 1) // 2
+
+
+@cache
+def _parsed(n: int) -> Design:
+    return tuple(
+        tuple(tuple(int(p) for p in triple.split("-")) for triple in line.split())
+        for line in _STORED[n]
+    )
+
+
+def _log3(n: int) -> int | None:
+    k = 0
+    while n > 1 and n % 3 == 0:
+        n //= 3
+        k += 1
+    return k if n == 1 else None

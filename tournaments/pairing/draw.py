@@ -1,0 +1,110 @@
+"""`pair`: one round's draw, from a `Request` to a `Pairing`.
+
+The steps are the same in every mode: byes, then the tables (the one step that differs by
+mode), then flags, numbering and seating. Each step is a function of plain values, so the
+order of the input never matters (entrants are read in id order) and the same request
+always gives the same draw.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from .byes import bye_flags, choose_byes
+from .lots import lots, rng_for
+from .norepeat import planned_tables, searched_tables
+from .search import Budget, Context, Group, consecutive, met_pairs
+from .seating import seat
+from .swiss import swiss_tables
+from .values import Flag, FlagCode, Mode, Pairing, Request, Table
+
+
+def pair(request: Request) -> Pairing:
+    """The draw for one round. Raises `PairingError` only for a malformed request (caught
+    when the `Request` is built): any field of three or more players can be drawn."""
+    entrants = sorted(request.entrants, key=lambda e: e.id)
+    by_id = {e.id: e for e in entrants}
+    lot = lots(by_id, request.seed, "round", request.round_number)
+    byes = choose_byes(entrants, lot)
+    benched = set(byes)
+    active = [e for e in entrants if e.id not in benched]
+    rank = {e.id: e.rank for e in active}
+    budget = Budget(request.budget)
+
+    proven = True
+    if request.mode is Mode.SWISS:
+        ctx = Context(rank, request.met)
+        players = sorted(rank, key=lambda p: (rank[p], lot[p]))
+        rng = rng_for(request.seed, "swiss", request.round_number)
+        groups, proven = swiss_tables(ctx, players, rng, budget)
+    elif request.mode is Mode.NO_REPEAT:
+        ctx = Context(dict.fromkeys(rank, 1), request.met)
+        players = sorted(rank, key=lambda p: lot[p])
+        planned = planned_tables(
+            ctx, players, request.planned_field, request.seed, request.round_number
+        )
+        if planned is not None:
+            groups = planned
+        else:
+            rng = rng_for(request.seed, "no-repeat", request.round_number)
+            groups, proven = searched_tables(ctx, players, rng, budget)
+    else:
+        ctx = Context(rank, request.met)
+        players = sorted(rank)
+        rng_for(request.seed, "random", request.round_number).shuffle(players)
+        groups = consecutive(players)
+
+    groups.sort(key=lambda g: (min(rank[p] for p in g), sum(rank[p] for p in g), min(g)))
+    standing_ranks = sorted(rank.values())
+    tables = []
+    repeats = 0
+    for number, group in enumerate(groups, 1):
+        flags = _table_flags(request, ctx, group, rank, lot, standing_ranks)
+        repeats += sum(1 for flag in flags if flag.code is FlagCode.REPEAT)
+        seats, dealer = seat(group, by_id, lot)
+        tables.append(Table(number, seats, dealer, flags))
+
+    flags = list(bye_flags(entrants, byes))
+    if repeats and not proven and request.mode is not Mode.RANDOM:
+        flags.append(Flag.search_limit(repeats))
+    return Pairing(tuple(tables), byes, tuple(flags))
+
+
+def review(
+    request: Request, tables: Sequence[Sequence[int]], byes: Sequence[int]
+) -> tuple[tuple[tuple[Flag, ...], ...], tuple[Flag, ...]]:
+    """The flags of a draft an organiser has edited by hand, by the same rules as `pair`:
+    for each table (repeats, and spread in swiss), then for the round (second byes)."""
+    entrants = sorted(request.entrants, key=lambda e: e.id)
+    lot = lots((e.id for e in entrants), request.seed, "round", request.round_number)
+    benched = set(byes)
+    rank = {e.id: e.rank for e in entrants if e.id not in benched}
+    ctx = Context(rank, request.met)
+    standing_ranks = sorted(rank.values())
+    per_table = tuple(
+        _table_flags(request, ctx, tuple(table), rank, lot, standing_ranks) for table in tables
+    )
+    return per_table, tuple(bye_flags(entrants, tuple(byes)))
+
+
+def _table_flags(request, ctx, group, rank, lot, standing_ranks) -> tuple[Flag, ...]:
+    flags = [Flag.repeat(a, b, request.met[(a, b)]) for a, b in met_pairs(ctx, group)]
+    if request.mode is Mode.SWISS:
+        spread = _places_apart(standing_ranks, group, rank)
+        if spread > request.spread_limit:
+            standing = sorted(group, key=lambda p: (rank[p], lot[p]))
+            flags.append(Flag.spread(standing, spread, request.spread_limit))
+    return tuple(flags)
+
+
+def _places_apart(standing_ranks: list[int], group: Group, rank: dict[int, int]) -> int:
+    """How many places apart the best and the worst at a table stand among the players
+    seated this round, ties counted in their favour: 0 when all three are level, the rank
+    difference when the ranks are 1..N. A table of neighbours in the standings is at most 2
+    apart, however large the groups of equal ranks around it (a rank difference is not)."""
+    low = min(rank[p] for p in group)
+    high = max(rank[p] for p in group)
+    if low == high:
+        return 0
+    return bisect_left(standing_ranks, high) - bisect_right(standing_ranks, low) + 1

@@ -1,0 +1,194 @@
+"""The plain values the standings are built from and made of, and the errors they raise.
+
+Everything is a small frozen dataclass of ints and strings so that a Celery task can build
+standings from stored results and the site can store the rows as JSON, with nothing in
+between that knows about Django. Each value checks what it can check alone when it is made;
+what needs the whole event (a player at two tables in one round, ...) is checked by the build.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Every metric the build computes, in the order a row's `metrics` lists them.
+METRICS = (
+    "placing_points",
+    "score",
+    "firsts",
+    "opponents",
+    "head_to_head",
+    "games",
+    "lot",
+)
+
+BYE_POLICIES = ("zero", "second", "average")
+
+DEFAULT_PRECEDENCE = ("placing_points", "score", "firsts", "opponents", "head_to_head", "lot")
+
+
+class StandingsError(ValueError):
+    """Anything the standings refuse; a ValueError so callers that expect one still work."""
+
+
+class StandingsConfigError(StandingsError):
+    """A config the standings cannot follow (unknown metric, bad bye policy, ...)."""
+
+
+class StandingsInputError(StandingsError):
+    """Results, byes or players that cannot all be true of one event."""
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int subclass, but True as a player id or a score is always a mistake.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _three_ints(value: object) -> bool:
+    return isinstance(value, tuple) and len(value) == 3 and all(_is_int(v) for v in value)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished and confirmed game: seats, totals by seat, and placings first to last.
+
+    `placings` come from the rules engine (which breaks equal totals by its own tie-breaks),
+    so they are taken as given and not re-derived from `totals`. Lists are accepted and kept
+    as tuples, so results read from JSON can be passed straight in.
+    """
+
+    round: int
+    table: int
+    players: tuple[int, int, int]
+    totals: tuple[int, int, int]
+    placings: tuple[int, int, int]
+
+    def __post_init__(self) -> None:
+        for name in ("players", "totals", "placings"):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = tuple(value)
+                object.__setattr__(self, name, value)
+            if not _three_ints(value):
+                raise StandingsInputError(
+                    f"round {self.round} table {self.table}: {name} must be three ints, "
+                    f"not {value!r}"
+                )
+        if not (_is_int(self.round) and _is_int(self.table)):
+            raise StandingsInputError(
+                f"a game's round and table must be ints, not {self.round!r}, {self.table!r}"
+            )
+        if len(set(self.players)) != 3:
+            raise StandingsInputError(
+                f"round {self.round} table {self.table}: a player sits twice: {self.players}"
+            )
+        if sorted(self.placings) != sorted(self.players):
+            raise StandingsInputError(
+                f"round {self.round} table {self.table}: placings {self.placings} are not "
+                f"the table's players {self.players}"
+            )
+
+
+@dataclass(frozen=True)
+class Bye:
+    """A round a player sat out by the pairing's choice; what it is worth is the config's."""
+
+    round: int
+    player: int
+
+    def __post_init__(self) -> None:
+        if not (_is_int(self.round) and _is_int(self.player)):
+            raise StandingsInputError(
+                f"a bye's round and player must be ints, not {self.round!r}, {self.player!r}"
+            )
+
+
+@dataclass(frozen=True)
+class Config:
+    """How an event ranks its players; checked when made, so a bad one never reaches a build.
+
+    placing_points: points for first, second and third place (non-increasing: a config that
+        pays second more than first is a typo, not a format).
+    bye_policy: what a bye is worth: "zero" (nothing), "second" (no game points and the
+        placing points of a second place) or "average" (the player's own average game points
+        and placing points per game played, each rounded half away from zero; 0 with no games).
+    precedence: the metrics that order the table, most important first. "lot" always ends
+        it: it is added when left out (so ranks are always 1..N), and anything after it could
+        never decide, so that is refused.
+    seed: the event's seed for the lot.
+    """
+
+    placing_points: tuple[int, int, int] = (2, 1, 0)
+    bye_policy: str = "second"
+    precedence: tuple[str, ...] = DEFAULT_PRECEDENCE
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        points = self.placing_points
+        if isinstance(points, list):
+            points = tuple(points)
+            object.__setattr__(self, "placing_points", points)
+        if not _three_ints(points):
+            raise StandingsConfigError(
+                f"placing_points must be three ints (first, second, third), not {points!r}"
+            )
+        if not points[0] >= points[1] >= points[2]:
+            raise StandingsConfigError(
+                f"placing_points must not pay a lower place more than a higher one: {points}"
+            )
+        if self.bye_policy not in BYE_POLICIES:
+            raise StandingsConfigError(
+                f"bye_policy must be one of {', '.join(BYE_POLICIES)}, not {self.bye_policy!r}"
+            )
+        if not _is_int(self.seed):
+            raise StandingsConfigError(f"seed must be an int, not {self.seed!r}")
+        precedence = self.precedence
+        if isinstance(precedence, str) or not isinstance(precedence, tuple | list):
+            raise StandingsConfigError(
+                f"precedence must be a tuple of metric names, not {precedence!r}"
+            )
+        precedence = tuple(precedence)
+        object.__setattr__(self, "precedence", precedence)
+        unknown = [name for name in precedence if name not in METRICS]
+        if unknown:
+            raise StandingsConfigError(
+                f"unknown metric(s) in precedence: {', '.join(map(repr, unknown))}; "
+                f"known: {', '.join(METRICS)}"
+            )
+        if len(set(precedence)) != len(precedence):
+            raise StandingsConfigError(f"a metric is listed twice in precedence: {precedence}")
+        if "lot" in precedence and precedence[-1] != "lot":
+            raise StandingsConfigError(
+                f"lot must come last in precedence (it separates everyone): {precedence}"
+            )
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The precedence the build follows: `precedence`, with "lot" added if left out."""
+        return self.precedence if "lot" in self.precedence else (*self.precedence, "lot")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the standings.
+
+    metrics holds every metric in METRICS (not only those in the precedence), so the site
+    can show them all. decided_by names the metric that put this row below the one above,
+    or is None for the first row and for rows the first metric of the precedence already
+    separates: only tie-breaks need explaining.
+    """
+
+    rank: int
+    player: int
+    score: int
+    metrics: dict[str, int]
+    decided_by: str | None
+
+    def as_dict(self) -> dict:
+        """The row as JSON-ready plain values (the standings snapshot and API format)."""
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "score": self.score,
+            "metrics": dict(self.metrics),
+            "decided_by": self.decided_by,
+        }
