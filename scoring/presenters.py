@@ -540,11 +540,11 @@ def _sheet_rows(state: engine.GameState, names: list[str]) -> list[dict]:
     rows = []
     for deal in state.deals:
         if deal.redeal:
-            passed = [names[made.seat] for made in deal.calls]
+            # One pass redeals at once, or (pass_turns) everyone passed.
             call = (
-                _("Redeal: everyone passed.")
-                if len(passed) == 3
-                else _("Redeal: %(names)s passed.") % {"names": ", ".join(passed)}
+                _("Redeal: %(name)s passed.") % {"name": names[deal.calls[0].seat]}
+                if len(deal.calls) == 1
+                else _("Redeal: everyone passed.")
             )
         else:
             call = _("%(call)s (%(name)s)") % {
@@ -647,11 +647,13 @@ def undo_summary(game: Game, entries: list[DealEntry]) -> str:
     state = engine_game(game, entries).state()
     deal = state.deals[-1]
     names = list(game.players)
-    if deal.redeal:
-        return _("Deal %(deal)s: a redeal (%(names)s passed).") % {
+    if deal.redeal and len(deal.calls) == 1:
+        return _("Deal %(deal)s: a redeal (%(name)s passed).") % {
             "deal": deal.number,
-            "names": ", ".join(names[made.seat] for made in deal.calls),
+            "name": names[deal.calls[0].seat],
         }
+    if deal.redeal:
+        return _("Deal %(deal)s: a redeal (everyone passed).") % {"deal": deal.number}
     tricks = ", ".join(f"{names[seat]} {deal.tricks[seat]}" for seat in range(3))
     return _("Deal %(deal)s: %(name)s called %(call)s; tricks %(tricks)s.") % {
         "deal": deal.number,
