@@ -249,13 +249,18 @@ _CARD_ATTRS = {
 }
 
 
-class ReturnCardForm(forms.Form):
-    hand = forms.CharField(
+def _hand_field() -> forms.CharField:
+    """A player's cards, typed as text: the same field wherever the referee asks for them."""
+    return forms.CharField(
         label=_("Your cards"),
         max_length=200,
         help_text=_("Rank then suit (S H D C), separated by spaces, e.g. AS KH 10H 7C."),
         widget=forms.TextInput(attrs=_CARD_ATTRS),
     )
+
+
+class ReturnCardForm(forms.Form):
+    hand = _hand_field()
     given = forms.CharField(
         label=_("The card you were given"),
         max_length=10,
@@ -274,12 +279,7 @@ class ReturnCardForm(forms.Form):
 
 class LegalCardsForm(forms.Form):
     contract = forms.ChoiceField(label=_("Contract"))
-    hand = forms.CharField(
-        label=_("Your cards"),
-        max_length=200,
-        help_text=_("Rank then suit (S H D C), separated by spaces, e.g. AS KH 10H 7C."),
-        widget=forms.TextInput(attrs=_CARD_ATTRS),
-    )
+    hand = _hand_field()
     trick = forms.CharField(
         label=_("Cards already in the trick, in the order played"),
         max_length=20,

@@ -64,8 +64,6 @@ def _apply(game: Game, state: engine.GameState) -> None:
 def _locked(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise
     except (TypeError, ValueError):
         raise Game.DoesNotExist from None
 

@@ -342,26 +342,34 @@ def call(request, game: Game):
     return redirect(f"{reverse('scoring:table', args=[game.id])}?{query}")
 
 
+def _submit(form, write):
+    """Run a service write for a valid form; a refusal becomes the form's error and status."""
+    if not form.is_valid():
+        return None, 400
+    try:
+        return write(form.cleaned_data), 200
+    except ScoringError as error:
+        form.add_error(None, error.message)
+        return None, error.status
+
+
 @keeper_post
 def deal(request, game: Game):
     """A played deal: its calls and the tricks each seat took."""
     rules = presenters.rules_of(game)
     form = TricksForm(request.POST, names=list(game.players), per_hand=rules.tricks_per_hand)
-    status = 400
-    if form.is_valid():
-        try:
-            recorded = services.deal_record(
-                game_id=game.id,
-                number=form.cleaned_data["deal"],
-                calls=form.cleaned_data["calls"],
-                tricks=form.cleaned_data["tricks"],
-                actor=ACTOR,
-            )
-        except ScoringError as error:
-            form.add_error(None, error.message)
-            status = error.status
-        else:
-            return _done(request, recorded.game)
+    recorded, status = _submit(
+        form,
+        lambda data: services.deal_record(
+            game_id=game.id,
+            number=data["deal"],
+            calls=data["calls"],
+            tricks=data["tricks"],
+            actor=ACTOR,
+        ),
+    )
+    if recorded:
+        return _done(request, recorded.game)
     return _render(
         request,
         game,
@@ -381,20 +389,14 @@ def last_tricks(request, game: Game):
     form = LastTricksForm(
         request.POST, names=list(game.players), per_hand=rules.tricks_per_hand, count=count
     )
-    status = 400
-    if form.is_valid():
-        try:
-            recorded = services.last_tricks_add(
-                game_id=game.id,
-                number=form.cleaned_data["deal"],
-                last_tricks=form.cleaned_data["winners"],
-                actor=ACTOR,
-            )
-        except ScoringError as error:
-            form.add_error(None, error.message)
-            status = error.status
-        else:
-            return _done(request, recorded.game)
+    recorded, status = _submit(
+        form,
+        lambda data: services.last_tricks_add(
+            game_id=game.id, number=data["deal"], last_tricks=data["winners"], actor=ACTOR
+        ),
+    )
+    if recorded:
+        return _done(request, recorded.game)
     return _render(request, game, keeper=True, forms={"last_tricks": form}, status=status)
 
 
@@ -402,15 +404,11 @@ def last_tricks(request, game: Game):
 def confirm(request, game: Game):
     """A second player confirms the result, which locks it."""
     form = ConfirmForm(request.POST, names=list(game.players))
-    status = 400
-    if form.is_valid():
-        try:
-            confirmed = services.game_confirm(game_id=game.id, actor=form.cleaned_data["player"])
-        except ScoringError as error:
-            form.add_error(None, error.message)
-            status = error.status
-        else:
-            return _done(request, confirmed)
+    confirmed, status = _submit(
+        form, lambda data: services.game_confirm(game_id=game.id, actor=data["player"])
+    )
+    if confirmed:
+        return _done(request, confirmed)
     return _render(request, game, keeper=True, forms={"confirm": form}, status=status)
 
 
