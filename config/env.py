@@ -34,6 +34,23 @@ def env_bool(environ: Mapping[str, str], name: str, *, default: bool = False) ->
     )
 
 
+def env_int(environ: Mapping[str, str], name: str, *, default: int) -> int:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+
+
+def env_choice(environ: Mapping[str, str], name: str, choices: tuple[str, ...], *, default: str):
+    value = environ.get(name, "").strip().lower() or default
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r}: use one of {', '.join(choices)}.")
+    return value
+
+
 def debug_from_env(environ: Mapping[str, str]) -> bool:
     return env_bool(environ, "DJANGO_DEBUG", default=False)
 

@@ -1,10 +1,11 @@
 """Django settings for the 3-5-8 site. Everything that differs between machines comes from
 the environment (see README.md, "Settings"); the parsing lives in ``config.env``."""
 
-import importlib.util
 import os
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from config.env import (
@@ -12,6 +13,8 @@ from config.env import (
     database_from_env,
     debug_from_env,
     env_bool,
+    env_choice,
+    env_int,
     secret_key_from_env,
 )
 
@@ -30,9 +33,11 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",  # its templates, for SiteFormRenderer
     "django_htmx",
     "template_partials",
     "django_tables2",
+    "axes",
     "scoring",
     "tournaments",
 ]
@@ -47,14 +52,18 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.faults.DatabaseUnavailableMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into its own page
 ]
-# A deployment installs whitenoise (requirements/prod.txt) to serve the collected static files.
-if importlib.util.find_spec("whitenoise") is not None:
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+# WhiteNoise serves the collected static files (gunicorn alone would not).
+MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+
+FORM_RENDERER = "config.forms.SiteFormRenderer"
 
 TEMPLATES = [
     {
@@ -75,6 +84,24 @@ TEMPLATES = [
 DATABASES = {"default": database_from_env(os.environ, default_sqlite_path=VAR_DIR / "db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+AUTHENTICATION_BACKENDS = [
+    # First: refuses logins for a while after repeated wrong passwords (and logs them).
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    # An event's organisers may change that event and its tables' games (object permissions).
+    "tournaments.permissions.EventOrganiserBackend",
+]
+# Five wrong passwords for one username from one address → locked for 15 minutes (429).
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_IPWARE_PROXY_COUNT = 1 if env_bool(os.environ, "DJANGO_BEHIND_PROXY", default=False) else None
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournaments:organise_home"
+LOGOUT_REDIRECT_URL = "home"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -88,17 +115,102 @@ LANGUAGES = [
     ("bg", _("Bulgarian")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", "").strip() or VAR_DIR / "static")
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
+if not DEBUG:
+    # Compressed files with content-hashed names, served far-future by WhiteNoise; needs
+    # `manage.py collectstatic` once per release (bin/serve does it).
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+
+# --- Security. Production (DJANGO_DEBUG off) gets the strict values; each can be relaxed
+# from the environment, e.g. DJANGO_SECURE_SSL_REDIRECT=0 when a proxy already redirects.
+SECURE_SSL_REDIRECT = env_bool(os.environ, "DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
+SESSION_COOKIE_SECURE = env_bool(os.environ, "DJANGO_SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SESSION_COOKIE_HTTPONLY = True
+SECURE_HSTS_SECONDS = env_int(os.environ, "DJANGO_HSTS_SECONDS", default=0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(os.environ, "DJANGO_HSTS_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool(os.environ, "DJANGO_HSTS_PRELOAD", default=not DEBUG)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if env_bool(os.environ, "DJANGO_BEHIND_PROXY", default=False):
+    # The proxy (nginx, Caddy) terminates TLS and says so in X-Forwarded-Proto.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    USE_X_FORWARDED_HOST = True
+CSRF_TRUSTED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
+    if origin.strip()
+]
+# Content Security Policy: scripts, styles and images from this site only, no inline code
+# (htmx is served from here and told not to inject its indicator style: see base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# --- Logs: one JSON object per line on stderr in production (DJANGO_LOG_FORMAT=text for
+# people), so a log collector can read who did what without parsing prose.
+LOG_FORMAT = env_choice(
+    os.environ, "DJANGO_LOG_FORMAT", ("json", "text"), default="text" if DEBUG else "json"
+)
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "{asctime}{levelname}{name}{message}",
+            "style": "{",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
+    },
+    "root": {"handlers": ["stderr"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django": {"level": os.environ.get("DJANGO_LOG_LEVEL", "INFO"), "propagate": True},
+    },
+}
 
 # Celery: settings named CELERY_<setting> (see config/celery.py).
 # Without CELERY_BROKER_URL the broker is a set of folders under var/celery/, which needs no
 # server and is shared by every process on this machine (the site and `celery -A config worker`).
+# The cache (secret-guess counters, login lockouts use the database): local memory per
+# process by default; DJANGO_CACHE_URL=redis://… shares it between gunicorn workers and hosts.
+_cache_url = os.environ.get("DJANGO_CACHE_URL", "").strip()
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or "filesystem://"
 if CELERY_BROKER_URL == "filesystem://":
     _celery_dir = VAR_DIR / "celery"
@@ -123,3 +235,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# `celery -A config beat` (or a worker started with -B) runs the sweep that redoes work a
+# broker outage may have lost: stale standings and rounds still waiting for their tables.
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {"task": "tournaments.tasks.sweep", "schedule": 60.0},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

@@ -1,16 +1,22 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path, re_path
-from django.views.generic import TemplateView
 
-from config import api
+from config import api, health
+from tournaments.views import public
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", public.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    # Browsers ask for /favicon.ico whatever the page links; send them to the hashed file.
+    path("favicon.ico", lambda request: redirect(static("favicon.svg")), name="favicon"),
     path("admin/", admin.site.urls),
     path("api/", include("scoring.api_urls")),
     path("api/", include("tournaments.api_urls")),
     re_path(r"^api(?:/|$)", api.not_found),  # keep after every other /api/ route
     path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -1,7 +1,9 @@
 """Project-wide test setup.
 
 - Tests marked ``postgres`` are deselected (not skipped) unless the database is PostgreSQL,
-  and tests marked ``worker`` unless CELERY_WORKER_TESTS=1; a line says how many and why.
+  tests marked ``worker`` unless CELERY_WORKER_TESTS=1, and browser tests (``e2e``) when
+  Chromium or Playwright is missing (an error instead with E2E_REQUIRED=1); a line says how
+  many and why.
 - With FAIL_ON_SKIP set (CI sets it), any skipped test fails the run.
 """
 
@@ -10,6 +12,18 @@ import os
 import pytest
 
 _DESELECTED = pytest.StashKey[list[str]]()
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def browser_missing() -> str:
+    """Why the browser tests cannot run here ("" when they can)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"no Chromium at {CHROMIUM} (bin/setup installs it as root with apt-get)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (requirements/dev.txt)"
+    return ""
 
 
 def pytest_collection_modifyitems(config, items):
@@ -20,6 +34,11 @@ def pytest_collection_modifyitems(config, items):
         reasons["postgres"] = f"the database is {connection.vendor}, not PostgreSQL"
     if os.environ.get("CELERY_WORKER_TESTS") != "1":
         reasons["worker"] = "CELERY_WORKER_TESTS is not 1"
+    browser = browser_missing()
+    if browser:
+        if os.environ.get("E2E_REQUIRED") == "1":
+            raise pytest.UsageError(f"E2E_REQUIRED=1 but {browser}")
+        reasons["e2e"] = browser
 
     kept, deselected, lines = [], [], []
     counts = dict.fromkeys(reasons, 0)
@@ -83,3 +102,28 @@ def _celery_tasks_run_in_process(request):
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: counters of wrong secrets do not carry over."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts and ends in the site's default language.
+
+    A request in Bulgarian leaves Bulgarian active in the thread; service messages read
+    afterwards would otherwise come out translated.
+    """
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

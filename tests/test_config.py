@@ -197,6 +197,7 @@ def _assert_language_switch(html):
     assert 'value="en"' in html and 'value="bg"' in html
 
 
+@pytest.mark.django_db
 def test_home_page_in_english(client):
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
@@ -207,6 +208,22 @@ def test_home_page_in_english(client):
     _assert_language_switch(html)
 
 
+@pytest.mark.django_db
+def test_home_page_lists_the_events_being_played_and_the_ways_in(client):
+    from tournaments import services
+    from tournaments.models import Event
+
+    club = services.club_create(name="Club")
+    running = services.event_create(club=club, name="Tonight")
+    Event.objects.filter(pk=running.pk).update(status=Event.Status.RUNNING)
+    services.event_create(club=club, name="Next month")
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="/events/{running.slug}/"' in html and "Next month" not in html
+    for url in ("/games/new/", "/events/", "/referee/", "/organise/"):
+        assert f'href="{url}"' in html
+
+
+@pytest.mark.django_db
 def test_home_page_in_bulgarian_from_accept_language(client):
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="bg")
     assert response.status_code == 200
@@ -216,18 +233,59 @@ def test_home_page_in_bulgarian_from_accept_language(client):
     _assert_language_switch(html)
 
 
+@pytest.mark.django_db
 def test_home_page_in_bulgarian_from_cookie(client):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "bg"
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
     assert '<html lang="bg">' in response.content.decode()
 
 
+@pytest.mark.django_db
 def test_language_switch_works_without_javascript(client):
     response = client.post(reverse("set_language"), {"language": "bg", "next": "/"})
     assert response.status_code == 302
     assert response["Location"] == "/"
     response = client.get("/")
     assert '<html lang="bg">' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_favicon_is_linked_and_favicon_ico_finds_it(client):
+    from django.templatetags.static import static
+
+    icon = static("favicon.svg")
+    html = client.get("/").content.decode()
+    assert f'<link rel="icon" href="{icon}" type="image/svg+xml">' in html
+    response = client.get("/favicon.ico")  # asked for by browsers whatever the page links
+    assert response.status_code == 302 and response["Location"] == icon
+    from django.contrib.staticfiles import finders
+
+    assert finders.find("favicon.svg")
+
+
+def test_no_form_label_ends_in_a_colon():
+    """Every form of the site's draws its labels without Django's ":" (label_suffix), whether
+    through the field template or label_tag (as form.as_p does)."""
+    import inspect
+
+    from django import forms
+
+    import scoring.forms
+    import tournaments.forms
+    from config.forms import Form
+
+    found = [
+        cls
+        for module in (scoring.forms, tournaments.forms)
+        for _, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, forms.BaseForm) and cls.__module__ == module.__name__
+    ]
+    assert len(found) > 15
+    assert [cls.__name__ for cls in found if not issubclass(cls, Form)] == []
+    form = tournaments.forms.ClubForm()
+    assert form.label_suffix == ""
+    assert form["name"].label_tag() == '<label for="id_name">Club name</label>'
+    assert "Club name:" not in form.as_p() and "Club name:" not in form.as_div()
 
 
 # --- PostgreSQL ------------------------------------------------------------------------------

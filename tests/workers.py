@@ -13,12 +13,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @contextmanager
-def celery_worker(log: Path, env: dict[str, str] | None = None):
-    """Yields (process, queue, hostname). The queue is unique, so this worker takes no task
-    meant for another worker and no other worker takes its tasks."""
-    queue = f"test-{uuid.uuid4().hex[:12]}"
-    hostname = f"{queue}@localhost"
-    with log.open("w") as out:
+def celery_worker(log: Path, env: dict[str, str] | None = None, queue: str | None = None):
+    """Yields (process, queue, hostname). The queue is unique unless given (to start a worker
+    again on the queue of one that was stopped), so this worker takes no task meant for
+    another worker and no other worker takes its tasks."""
+    queue = queue or f"test-{uuid.uuid4().hex[:12]}"
+    hostname = f"{queue}-{uuid.uuid4().hex[:6]}@localhost"
+    with log.open("a") as out:
         process = subprocess.Popen(
             [
                 sys.executable,

@@ -1,0 +1,49 @@
+"""``/healthz``: can this process reach its database and its broker?
+
+A load balancer or systemd watchdog polls it. 200 when both answer, 503 naming the one that
+does not; never cached. Each check has a short timeout so a dead broker cannot hang the probe.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.db import connection
+from django.http import JsonResponse
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_GET
+
+from config.celery import app as celery_app
+
+BROKER_TIMEOUT = 3.0
+
+
+def database_status() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return "ok"
+
+
+def broker_status() -> str:
+    with celery_app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT)
+    return "ok"
+
+
+CHECKS = {"database": database_status, "broker": broker_status}
+
+
+@require_GET
+def healthz(request):
+    report, healthy = {}, True
+    for name, check in CHECKS.items():
+        started = time.perf_counter()
+        try:
+            status = check()
+        except Exception as error:  # noqa: BLE001 - any failure is the answer to report
+            status, healthy = f"error: {type(error).__name__}: {error}"[:300], False
+        report[name] = {"status": status, "ms": round((time.perf_counter() - started) * 1000, 1)}
+    response = JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)
+    add_never_cache_headers(response)
+    return response
