@@ -14,7 +14,7 @@ from django.urls import reverse
 import engine
 from config.api import ApiError, api_view, bearer_token, json_body, json_response
 
-from . import services
+from . import services, throttle
 from .errors import Conflict, ScoringError
 from .models import Game
 from .selectors import game_state_json
@@ -40,7 +40,10 @@ def _authorize(request: HttpRequest, game: Game) -> None:
             "this needs the table's token: send the header Authorization: Bearer <token>",
             headers={"WWW-Authenticate": 'Bearer realm="api"'},
         )
+    if throttle.secret_blocked(request):
+        raise ApiError(429, "too many wrong tokens from this address: try again later")
     if not services.secret_matches(game, token):
+        throttle.secret_failed(request, game.pk, via="api")
         raise ApiError(403, "the token is not this table's")
 
 

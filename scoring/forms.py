@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from config.forms import Form
 
 from . import presenters
 from .services import MAX_NAME
@@ -20,7 +21,7 @@ def _radio(**kwargs):
     return forms.RadioSelect(attrs={"class": "choice"}, **kwargs)
 
 
-class GameNewForm(forms.Form):
+class GameNewForm(Form):
     ruleset = forms.ChoiceField(label=_("Game"), widget=_radio(), initial="blato")
     player_0 = forms.CharField(label=_("Player 1"), max_length=MAX_NAME)
     player_1 = forms.CharField(label=_("Player 2"), max_length=MAX_NAME)
@@ -112,7 +113,7 @@ class GameNewForm(forms.Form):
         return data
 
 
-class CallForm(forms.Form):
+class CallForm(Form):
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     calls = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
     call = forms.ChoiceField(choices=[(call.name, call.name) for call in engine.ALL_CALLS])
@@ -121,7 +122,7 @@ class CallForm(forms.Form):
         return presenters.calls_from_text(self.cleaned_data["calls"])
 
 
-class TricksForm(forms.Form):
+class TricksForm(Form):
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     calls = forms.CharField(max_length=100, widget=forms.HiddenInput)
 
@@ -154,6 +155,12 @@ class TricksForm(forms.Form):
         tricks = [data.get(f"tricks_{seat}") for seat in range(3)]
         if None not in tricks:
             if sum(tricks) != self.per_hand:
+                # The three counts are wrong together: each one says so, and points at the
+                # message above them (id "tricks-error" in the table page).
+                for seat in range(3):
+                    self.fields[f"tricks_{seat}"].widget.attrs.update(
+                        {"aria-invalid": "true", "aria-describedby": "tricks-error"}
+                    )
                 raise forms.ValidationError(
                     _("The tricks add up to %(sum)s; they must add up to %(total)s.")
                     % {"sum": sum(tricks), "total": self.per_hand}
@@ -162,7 +169,7 @@ class TricksForm(forms.Form):
         return data
 
 
-class LastTricksForm(forms.Form):
+class LastTricksForm(Form):
     """Who won the last tricks of the last hand, the most recent first."""
 
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
@@ -191,7 +198,7 @@ class LastTricksForm(forms.Form):
         return data
 
 
-class ConfirmForm(forms.Form):
+class ConfirmForm(Form):
     player = forms.ChoiceField(label=_("Who confirms?"), widget=_radio())
 
     def __init__(self, *args, names: list[str], **kwargs):
@@ -203,7 +210,7 @@ class ConfirmForm(forms.Form):
         return self.names[int(self.cleaned_data["player"])]
 
 
-class UndoForm(forms.Form):
+class UndoForm(Form):
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
@@ -259,7 +266,7 @@ def _hand_field() -> forms.CharField:
     )
 
 
-class ReturnCardForm(forms.Form):
+class ReturnCardForm(Form):
     hand = _hand_field()
     given = forms.CharField(
         label=_("The card you were given"),
@@ -277,7 +284,7 @@ class ReturnCardForm(forms.Form):
         return cards[0]
 
 
-class LegalCardsForm(forms.Form):
+class LegalCardsForm(Form):
     contract = forms.ChoiceField(label=_("Contract"))
     hand = _hand_field()
     trick = forms.CharField(
@@ -311,3 +318,17 @@ class LegalCardsForm(forms.Form):
                     _("%(card)s is both in your cards and in the trick.") % {"card": str(shared[0])}
                 )
         return data
+
+
+class ReasonForm(Form):
+    """Why an organiser changes a game; the history keeps it next to who and when."""
+
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, required: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].required = required

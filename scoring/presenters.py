@@ -17,7 +17,8 @@ import engine
 from engine.rulesets import ExchangeTiming
 
 from . import selectors
-from .models import DealEntry, Game
+from .models import DealEntry, Game, GameChange
+from .templatetags.numbers import minus
 
 # --- words ------------------------------------------------------------------------------------
 
@@ -79,11 +80,7 @@ def signed(number: int | None) -> str:
     """+2, −1 (a true minus sign), 0."""
     if number is None:
         return ""
-    if number > 0:
-        return f"+{number}"
-    if number < 0:
-        return f"\u2212{-number}"
-    return "0"
+    return f"+{number}" if number > 0 else minus(number)
 
 
 def direction_sentence(ruleset: engine.Ruleset) -> str:
@@ -726,3 +723,114 @@ def play_answer(
     else:
         lines.append(_("No trumps: only following suit is compulsory."))
     return Answer(headline, [card_view(card) for card in legal], lines)
+
+
+@dataclass(frozen=True)
+class ChangeView:
+    at: object
+    actor: str
+    action: str
+    deal: int | None
+    detail: str
+    reason: str
+
+
+def _calls_text(calls: object) -> str:
+    if not isinstance(calls, list):
+        return ""
+    return ", ".join(call_label(call) if isinstance(call, str) else str(call) for call in calls)
+
+
+def _seats_text(values: object, names: list[str]) -> str:
+    if not isinstance(values, list) or len(values) != len(names):
+        return ""
+    return ", ".join(f"{name} {value}" for name, value in zip(names, values, strict=True))
+
+
+def _winners_text(seats: object, names: list[str]) -> str:
+    if not isinstance(seats, list):
+        return "—"
+    return ", ".join(names[seat] if seat in (0, 1, 2) else "?" for seat in seats) or "—"
+
+
+def _placings_text(seats: object, names: list[str]) -> str:
+    """Placings are stored as seats, the winner's first: "1. Vera, 2. Ana, 3. Boris"."""
+    if not isinstance(seats, list) or not all(seat in (0, 1, 2) for seat in seats):
+        return "—"
+    return ", ".join(f"{place}. {names[seat]}" for place, seat in enumerate(seats, start=1))
+
+
+def entry_words(entry: DealEntry, names: list[str]) -> str:
+    """A deal as entered, in words: the calls by their names and each player's tricks."""
+    parts = [_("calls: %(calls)s") % {"calls": _calls_text(entry.calls)}]
+    if entry.tricks is not None:
+        parts.append(_("tricks: %(tricks)s") % {"tricks": _seats_text(entry.tricks, names)})
+    if entry.last_tricks:
+        parts.append(
+            _("last tricks won by %(winners)s")
+            % {"winners": _winners_text(entry.last_tricks, names)}
+        )
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class EntryView:
+    number: int
+    entered_at: object
+    entered_by: str
+    undone_at: object
+    undone_by: str
+    words: str
+
+
+def entries_view(game: Game, entries: list[DealEntry]) -> list[EntryView]:
+    names = list(game.players)
+    return [
+        EntryView(
+            entry.number,
+            entry.entered_at,
+            entry.entered_by,
+            entry.undone_at,
+            entry.undone_by,
+            entry_words(entry, names),
+        )
+        for entry in entries
+    ]
+
+
+def change_detail(change: GameChange, names: list[str]) -> str:
+    """One change's data in words, for the organiser's history of a game."""
+    data = change.data or {}
+    action = GameChange.Action
+    if change.action in (action.DEAL_RECORDED, action.DEAL_UNDONE):
+        parts = [_("calls: %(calls)s") % {"calls": _calls_text(data.get("calls"))}]
+        if data.get("tricks") is not None:
+            parts.append(_("tricks: %(tricks)s") % {"tricks": _seats_text(data["tricks"], names)})
+        return "; ".join(parts)
+    if change.action == action.LAST_TRICKS:
+        return _("last tricks won by %(before)s → %(after)s") % {
+            "before": _winners_text(data.get("before"), names),
+            "after": _winners_text(data.get("after"), names),
+        }
+    if change.action == action.CONFIRMED:
+        return _("placings: %(placings)s") % {
+            "placings": _placings_text(data.get("placings"), names)
+        }
+    if change.action == action.CREATED:
+        return ", ".join(str(name) for name in data.get("players", []))
+    return ""
+
+
+def history(game: Game, changes: list[GameChange]) -> list[ChangeView]:
+    names = list(game.players)
+    return [
+        ChangeView(
+            at=change.at,
+            actor=change.actor,
+            action=change.get_action_display(),
+            deal=change.deal_number,
+            detail=change_detail(change, names),
+            reason=change.reason,
+        )
+        for change in changes
+    ]

@@ -2,7 +2,7 @@
 
 import engine
 
-from .models import DealEntry, Game
+from .models import DealEntry, Game, GameChange
 
 
 def live_entries(game: Game) -> list[DealEntry]:
@@ -31,3 +31,21 @@ def game_state_json(game: Game, entries: list[DealEntry] | None = None) -> dict:
 
 def game_history(game: Game):
     return game.changes.all()
+
+
+def game_changes(game: Game) -> list[GameChange]:
+    """The whole history of a game, oldest first."""
+    return list(game.changes.all())
+
+
+def all_entries(game: Game) -> list[DealEntry]:
+    """Every deal ever entered, undone ones included, in the order they were entered."""
+    return list(game.entries.order_by("entered_at", "pk"))
+
+
+def game_mark(game_id: int) -> tuple[int, float] | None:
+    """What the watchers' poll compares, in one small query: the game's version, and when it
+    was last saved (which tells games apart should a restored database repeat an id and a
+    version); None for no such game."""
+    found = Game.objects.filter(pk=game_id).values_list("version", "updated_at").first()
+    return None if found is None else (found[0], found[1].timestamp())

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 
@@ -34,13 +35,13 @@ class Recorded:
 
 def _clean_players(players: object) -> list[str]:
     if not isinstance(players, list | tuple) or len(players) != 3:
-        raise InvalidInput("players must be three names, by seat")
+        raise InvalidInput(_("players must be three names, by seat"))
     names = []
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            raise InvalidInput("each player needs a name")
+            raise InvalidInput(_("each player needs a name"))
         if len(name.strip()) > MAX_NAME:
-            raise InvalidInput(f"a name has at most {MAX_NAME} characters")
+            raise InvalidInput(_("a name has at most %(n)s characters") % {"n": MAX_NAME})
         names.append(" ".join(name.split()))
     return names
 
@@ -125,7 +126,7 @@ def deal_record(
 ) -> Recorded:
     """Record deal `number`; the same deal sent again records nothing (created=False)."""
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise InvalidInput("deal must be the positive number of the deal being entered")
+        raise InvalidInput(_("deal must be the positive number of the deal being entered"))
     try:
         return _deal_record(game_id, number, calls, tricks, last_tricks, actor)
     except IntegrityError:
@@ -140,11 +141,14 @@ def _deal_record(game_id, number, calls, tricks, last_tricks, actor) -> Recorded
     if number <= len(entries):
         if _same_deal(entries[number - 1], calls, tricks, last_tricks):
             return Recorded(game, engine.replay(game_record(game, entries)), created=False)
-        raise Conflict(f"deal {number} is already recorded with other values")
+        raise Conflict(_("deal %(n)s is already recorded with other values") % {"n": number})
     if number != len(entries) + 1:
-        raise Conflict(f"deal {number} is not the next deal: the next is {len(entries) + 1}")
+        raise Conflict(
+            _("deal %(n)s is not the next deal: the next is %(next)s")
+            % {"n": number, "next": len(entries) + 1}
+        )
     if game.confirmed:
-        raise Conflict("the result is confirmed: no more deals")
+        raise Conflict(_("the result is confirmed: no more deals"))
     entry = DealEntry(
         game=game,
         number=number,
@@ -167,9 +171,9 @@ def deal_undo(*, game_id: int, number: object, actor: str = "", reason: str = ""
     game = _locked(game_id)
     entries = live_entries(game)
     if game.confirmed:
-        raise Conflict("the result is confirmed: reopen it before undoing a deal")
+        raise Conflict(_("the result is confirmed: reopen it before undoing a deal"))
     if not entries or number != len(entries):
-        raise Conflict(f"only the last deal ({len(entries)}) can be undone")
+        raise Conflict(_("only the last deal (%(n)s) can be undone") % {"n": len(entries)})
     entry = entries[-1]
     entry.undone_at = timezone.now()
     entry.undone_by = actor
@@ -189,11 +193,11 @@ def last_tricks_add(
     game = _locked(game_id)
     entries = live_entries(game)
     if game.confirmed:
-        raise Conflict("the result is confirmed")
+        raise Conflict(_("the result is confirmed"))
     if not entries or number != len(entries) or entries[-1].tricks is None:
-        raise Conflict("trick winners can only be added to the last deal, a played hand")
+        raise Conflict(_("trick winners can only be added to the last deal, a played hand"))
     if not isinstance(last_tricks, list):
-        raise InvalidInput("last_tricks must be a list of seats, the most recent first")
+        raise InvalidInput(_("last_tricks must be a list of seats, the most recent first"))
     entry = entries[-1]
     before = entry.last_tricks
     entry.last_tricks = last_tricks
@@ -214,7 +218,7 @@ def game_confirm(*, game_id: int, actor: str = "") -> Game:
     if game.confirmed:
         return game
     if game.result != Game.Result.FINISHED or game.placings is None:
-        raise Conflict("only a finished game with settled placings can be confirmed")
+        raise Conflict(_("only a finished game with settled placings can be confirmed"))
     game.result = Game.Result.CONFIRMED
     game.confirmed_at = timezone.now()
     game.confirmed_by = actor
@@ -229,10 +233,10 @@ def game_confirm(*, game_id: int, actor: str = "") -> Game:
 def game_reopen(*, game_id: int, actor: str, reason: str) -> Game:
     """Unlock a confirmed result so it can be corrected; a reason is required."""
     if not reason.strip():
-        raise InvalidInput("say why the result is reopened")
+        raise InvalidInput(_("say why the result is reopened"))
     game = _locked(game_id)
     if not game.confirmed:
-        raise Conflict("the result is not confirmed")
+        raise Conflict(_("the result is not confirmed"))
     game.result = Game.Result.FINISHED
     game.confirmed_at = None
     game.confirmed_by = ""

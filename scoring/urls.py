@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import manage, views
 
 app_name = "scoring"
 
@@ -17,6 +17,11 @@ urlpatterns = [
     path("games/<int:game_id>/last-tricks/", views.last_tricks, name="last_tricks"),
     path("games/<int:game_id>/confirm/", views.confirm, name="confirm"),
     path("games/<int:game_id>/undo/", views.undo, name="undo"),
+    path("games/<int:game_id>/release/", views.release, name="release"),
+    path("games/<int:game_id>/manage/", manage.manage, name="manage"),
+    path("games/<int:game_id>/manage/reopen/", manage.reopen, name="manage_reopen"),
+    path("games/<int:game_id>/manage/confirm/", manage.confirm, name="manage_confirm"),
+    path("games/<int:game_id>/manage/secret/", manage.secret, name="manage_secret"),
     path("games/<int:game_id>/referee/", views.referee, name="referee_game"),
     path("referee/", views.referee, name="referee"),
 ]

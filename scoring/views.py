@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import io
+import secrets
 from functools import wraps
 from pathlib import Path
 
 import segno
 from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -31,7 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import engine
 
-from . import presenters, selectors, services
+from . import presenters, selectors, services, throttle
 from .errors import ScoringError
 from .forms import (
     CallForm,
@@ -48,6 +50,11 @@ from .tables import sheet_table
 
 ACTOR = "table"
 TABLE = "scoring/table.html"
+#: How long a watchers' partial is kept. It is keyed by the game's version (and save time),
+#: so it never goes out of date; this only bounds the memory of finished games.
+SHEET_SECONDS = 600
+#: How long a keeper link's QR code is kept (keyed by a digest of the link, secret and all).
+QR_SECONDS = 3600
 
 
 def _release() -> str:
@@ -69,8 +76,36 @@ def keeper_key(game_id: int) -> str:
     return f"keeper:{game_id}"
 
 
-def is_keeper(request, game_id: int) -> bool:
-    return request.session.get(keeper_key(game_id)) is True
+def _secret_mark(game: Game) -> str:
+    """What a keeper's session holds: a digest of the secret it was given, never the secret.
+    Replacing the secret changes the mark, so every phone holding the old one stops keeping."""
+    return hashlib.sha256(f"keeper|{game.pk}|{game.secret}".encode()).hexdigest()[:32]
+
+
+def keep_grant(request, game: Game) -> None:
+    request.session[keeper_key(game.pk)] = _secret_mark(game)
+
+
+def keep_release(request, game: Game) -> None:
+    request.session.pop(keeper_key(game.pk), None)
+
+
+def is_keeper(request, game: Game) -> bool:
+    """The holder of the table's current secret, or an organiser allowed to change the game."""
+    held = request.session.get(keeper_key(game.pk))
+    if isinstance(held, str) and secrets.compare_digest(held, _secret_mark(game)):
+        return True
+    return can_manage(request.user, game)
+
+
+def can_manage(user, game: Game) -> bool:
+    """An organiser of the game's event (or a superuser): may reopen, replace the secret."""
+    return user.is_authenticated and user.has_perm("scoring.change_game", game)
+
+
+def actor(request) -> str:
+    """Who a change is written down as: the organiser's username, or "table" for the keeper."""
+    return request.user.get_username() if request.user.is_authenticated else ACTOR
 
 
 def _game(game_id: int) -> Game:
@@ -99,12 +134,12 @@ def game_new(request):
                 players=data["players"],
                 options=data["options"],
                 first_dealer=data["dealer"],
-                actor=ACTOR,
+                actor=actor(request),
             )
         except ScoringError as error:
             form.add_error(None, error.message)
         else:
-            request.session[keeper_key(game.id)] = True
+            keep_grant(request, game)
             return redirect("scoring:table", game_id=game.id)
     options = ("hands", "goal", "pass_turns", "exchange_order")
     context = {
@@ -120,10 +155,14 @@ def game_new(request):
 def keep(request, game_id: int, secret: str):
     """The keeper's link: grants the right to this session, then leaves the secret behind."""
     game = _game(game_id)
-    if not services.secret_matches(game, secret):
+    if throttle.secret_blocked(request):
+        context = {"game": game, "blocked": True}
+        response = render(request, "scoring/keep_denied.html", context, status=429)
+    elif not services.secret_matches(game, secret):
+        throttle.secret_failed(request, game.pk, via="keeper link")
         response = render(request, "scoring/keep_denied.html", {"game": game}, status=403)
     else:
-        request.session[keeper_key(game.id)] = True
+        keep_grant(request, game)
         response = redirect("scoring:table", game_id=game.id)
     response["Referrer-Policy"] = "no-referrer"
     return _no_store(response)
@@ -147,10 +186,21 @@ def _etag(request, game: Game, keeper: bool) -> str:
 
 
 def _keeper_link(request, game: Game) -> tuple[str, str]:
+    """The keeper's link and its QR code, drawn once per link and language, then kept.
+
+    The cache key holds a digest of the link, never the link: it carries the secret, and a
+    key shows up in logs and monitoring more readily than a value. A new secret is a new
+    link, so a new key."""
     url = request.build_absolute_uri(reverse("scoring:keep", args=[game.id, game.secret]))
-    return url, segno.make(url, error="m").svg_inline(
-        scale=4, border=2, omitsize=True, title=_("Keeper link")
-    )
+    digest = hashlib.sha256(url.encode()).hexdigest()[:32]
+    key = f"keeper-qr:{game.pk}:{digest}:{get_language() or ''}"
+    svg = cache.get(key)
+    if svg is None:
+        svg = segno.make(url, error="m").svg_inline(
+            scale=4, border=2, omitsize=True, title=_("Keeper link")
+        )
+        cache.set(key, svg, QR_SECONDS)
+    return url, svg
 
 
 def _render(
@@ -216,6 +266,8 @@ def _render(
         context["watch_url"] = request.build_absolute_uri(reverse("scoring:table", args=[game.id]))
         if keeper:
             context["keep_url"], context["keep_qr"] = _keeper_link(request, game)
+        context["keeper_here"] = keeper_key(game.pk) in request.session
+        context["can_manage"] = can_manage(request.user, game)
     template = f"{TABLE}#game" if partial else TABLE
     if partial and request.htmx and status >= 400:
         status = 200  # htmx swaps only successful answers; the error is in the partial
@@ -229,7 +281,7 @@ def _render(
 def table(request, game_id: int):
     """The table page: entry forms for the score-keeper, read-only for everyone else."""
     game = _game(game_id)
-    keeper = is_keeper(request, game.id)
+    keeper = is_keeper(request, game)
     etag = _etag(request, game, keeper)
     # Without a CSRF cookie the page must be sent: rendering it sets the cookie its forms need.
     has_csrf_cookie = "CSRF_COOKIE" in request.META
@@ -247,15 +299,34 @@ def table(request, game_id: int):
     return response
 
 
+def _sheet_key(game_id: int, mark: tuple[int, float]) -> str:
+    version, saved = mark
+    return f"sheet:{game_id}:{version}:{saved}:{get_language() or ''}:{RELEASE}"
+
+
 @require_GET
 def sheet(request, game_id: int):
-    """The watchers' poll: 204 while the game's version is unchanged, else the fresh partial."""
-    game = _game(game_id)
-    if request.GET.get("v") == str(game.version):
+    """The watchers' poll: 204 while the game's version is unchanged (one query, for the
+    version alone), else the partial for that version, rendered once per version and
+    language and kept: a table's three phones each ask for every version."""
+    mark = selectors.game_mark(game_id)
+    if mark is None:
+        raise Http404
+    if request.GET.get("v") == str(mark[0]):
         response = HttpResponse(status=204)
         patch_cache_control(response, no_cache=True)
         return response
-    return _render(request, game, keeper=False, partial=True)
+    html = cache.get(_sheet_key(game_id, mark))
+    if html is None:
+        game = _game(game_id)  # may be newer still: kept under its own version
+        response = _render(request, game, keeper=False, partial=True)
+        saved = (game.version, game.updated_at.timestamp())
+        cache.set(_sheet_key(game.pk, saved), response.content, SHEET_SECONDS)
+        return response
+    response = HttpResponse(html)
+    patch_vary_headers(response, ("HX-Request",))
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 @require_GET
@@ -289,7 +360,7 @@ def keeper_post(view_func):
     @wraps(view_func)
     def wrapper(request, game_id: int):
         game = _game(game_id)
-        if not is_keeper(request, game.id):
+        if not is_keeper(request, game):
             return _no_store(render(request, "scoring/not_keeper.html", {"game": game}, status=403))
         return view_func(request, game)
 
@@ -329,7 +400,7 @@ def call(request, game: Game):
     if auction.redeal:
         try:
             recorded = services.deal_record(
-                game_id=game.id, number=number, calls=calls, actor=ACTOR
+                game_id=game.id, number=number, calls=calls, actor=actor(request)
             )
         except ScoringError as error:
             return _render(
@@ -365,7 +436,7 @@ def deal(request, game: Game):
             number=data["deal"],
             calls=data["calls"],
             tricks=data["tricks"],
-            actor=ACTOR,
+            actor=actor(request),
         ),
     )
     if recorded:
@@ -392,7 +463,7 @@ def last_tricks(request, game: Game):
     recorded, status = _submit(
         form,
         lambda data: services.last_tricks_add(
-            game_id=game.id, number=data["deal"], last_tricks=data["winners"], actor=ACTOR
+            game_id=game.id, number=data["deal"], last_tricks=data["winners"], actor=actor(request)
         ),
     )
     if recorded:
@@ -416,7 +487,7 @@ def confirm(request, game: Game):
 def undo(request, game_id: int):
     """Undo the last deal, after one confirmation step (this page)."""
     game = _game(game_id)
-    if not is_keeper(request, game.id):
+    if not is_keeper(request, game):
         return _no_store(render(request, "scoring/not_keeper.html", {"game": game}, status=403))
     entries = selectors.live_entries(game)
     error, status = "", 200
@@ -424,7 +495,9 @@ def undo(request, game_id: int):
         form = UndoForm(request.POST)
         if form.is_valid():
             try:
-                services.deal_undo(game_id=game.id, number=form.cleaned_data["deal"], actor=ACTOR)
+                services.deal_undo(
+                    game_id=game.id, number=form.cleaned_data["deal"], actor=actor(request)
+                )
             except ScoringError as failure:
                 error, status = failure.message, failure.status
             else:
@@ -440,6 +513,14 @@ def undo(request, game_id: int):
         "error": error,
     }
     return _no_store(render(request, "scoring/undo.html", context, status=status))
+
+
+@require_POST
+def release(request, game_id: int):
+    """Stop keeping the score on this phone: the session forgets the table's secret."""
+    game = _game(game_id)
+    keep_release(request, game)
+    return redirect("scoring:table", game_id=game.id)
 
 
 # --- the referee's help -----------------------------------------------------------------------

@@ -94,4 +94,23 @@
 
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:afterSwap", refresh);
+
+  /* After the score-keeper's own step (a post) is swapped in, bring what comes next into
+   * view: an error first, else the call buttons, the tricks, the tie-break or the
+   * confirmation. The watchers' polls (gets) leave the page where the reader has it. */
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var config = (event.detail && event.detail.requestConfig) || {};
+    if (String(config.verb || "").toLowerCase() !== "post") return;
+    var game = document.getElementById("game");
+    if (!game || !game.scrollIntoView) return;
+    var error = game.querySelector('[role="alert"]');
+    if (error) {
+      error.scrollIntoView({ block: "center" });
+      return;
+    }
+    var next = game.querySelector(
+      ".call-form, .tricks-form, .last-tricks-form, .confirm-form, .confirmed, .result"
+    );
+    if (next) next.scrollIntoView({ block: "nearest" });
+  });
 })();

@@ -1,11 +1,18 @@
 """`python -m engine` as outside tools run it: a real process, exit codes, stdout JSON."""
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cli import main
 
 from .records import load, spec_example_paths
 
@@ -158,3 +165,53 @@ def test_the_error_names_the_offending_deal():
     error = json.loads(result.stdout)["error"]
     assert error["deal"] == 2
     assert "no pass left" in error["message"]
+
+
+CARDS = st.sampled_from(["AH", "10H", "TH", "2S", "KD", "QC", "JS", "7C", "1H", "ZZ", "", "AH AH"])
+ARGUMENTS = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "rulesets",
+                "replay",
+                "return-card",
+                "legal",
+                "trick-winner",
+                "--hand",
+                "--given",
+                "--trick",
+                "--contract",
+                "--ruleset",
+                "hearts",
+                "no-trump",
+                "blato",
+                "-",
+                "--help",
+            ]
+        ),
+        CARDS,
+        st.text(max_size=12),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(argv=ARGUMENTS, stdin=st.one_of(st.text(max_size=200), st.just('{"ruleset": "blato"}')))
+def test_any_command_line_exits_0_or_2_with_json_and_never_a_traceback(argv, stdin):
+    """The command line in process (the same main() `python -m engine` runs): whatever the
+    arguments and standard input, the answer is a result or a JSON error, never a traceback."""
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()))),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        try:
+            code = main(argv)
+        except SystemExit as exit_:  # argparse: --help (0) or a usage error (2)
+            code = exit_.code
+    assert code in (0, 2), (argv, code)
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    if code == 2:
+        assert json.loads(out.getvalue())["error"]["message"]

@@ -24,7 +24,8 @@ def text(response) -> str:
 
 def hidden(page: str, name: str, form_action: str) -> str:
     """The value of a hidden input inside the form posting to `form_action`."""
-    form = re.search(rf'<form[^>]*action="{re.escape(form_action)}".*?</form>', page, re.S)
+    action = rf'action="{re.escape(form_action)}(?:#[^"]*)?"'  # a fragment only scrolls the page
+    form = re.search(rf"<form[^>]*{action}.*?</form>", page, re.S)
     assert form, f"no form posting to {form_action}"
     match = re.search(rf'<input type="hidden" name="{name}" value="([^"]*)"', form.group(0))
     assert match, f"no hidden {name} in the form posting to {form_action}"
@@ -113,7 +114,8 @@ def test_create_with_a_chosen_dealer_makes_the_creator_keeper(keeper):
     game = create(keeper, first_dealer="2")
     assert game.first_dealer == 2
     assert game.players == ["Ana", "Boris", "Vera"]
-    assert keeper.session[f"keeper:{game.pk}"] is True
+    held = keeper.session[f"keeper:{game.pk}"]
+    assert isinstance(held, str) and game.secret not in held
     body = page(keeper, game)
     # Vera deals, so Ana (the next seat) calls first with a target of 8.
     assert re.search(r"Vera</span>.*?deals", body, re.S)
@@ -324,9 +326,28 @@ def test_tricks_are_checked_next_to_the_form(keeper):
     call(keeper, game, "hearts")
     response = tricks(keeper, game, [4, 4, 4], expect=400)
     assert "The tricks add up to 12; they must add up to 16." in text(response)
-    assert 'class="tricks-form"' in text(response)
+    # Without JavaScript the page comes back scrolled to the form and its error.
+    deal_url = reverse("scoring:deal", args=[game.pk])
+    assert (
+        f'<form id="tricks" class="tricks-form" method="post" action="{deal_url}#tricks"'
+        in text(response)
+    )
+    # The sum's error sits above the three counts, each of which points at it.
+    assert '<div id="tricks-error" class="error" role="alert">' in text(response)
+    inputs = re.findall(r'<input type="number" name="tricks_\d"[^>]*>', text(response))
+    assert len(inputs) == 3
+    assert all(
+        'aria-invalid="true"' in i and 'aria-describedby="tricks-error"' in i for i in inputs
+    )
     response = tricks(keeper, game, [4, -1, 13], expect=400)
-    assert "greater than or equal to 0" in text(response)
+    # A field's own error comes right after that field, which alone is marked invalid.
+    field = re.search(
+        r'<input type="number" name="tricks_1"[^>]*>\s*<ul class="errorlist"[^>]*>'
+        r"<li>([^<]*)</li>",
+        text(response),
+    )
+    assert field and "greater than or equal to 0" in field.group(1)
+    assert 'aria-describedby="tricks-error"' not in text(response)
     assert not game.entries.exists()
 
 
@@ -440,7 +461,9 @@ def test_query_counts(keeper, django_assert_max_num_queries):
         assert watcher.get(table).status_code == 200
     with django_assert_max_num_queries(1):  # the game's version
         assert watcher.get(f"{sheet}?v={game.version}").status_code == 204
-    with django_assert_max_num_queries(2):
+    with django_assert_max_num_queries(3):  # the version; then, rendered once, game and deals
+        assert watcher.get(f"{sheet}?v=0").status_code == 200
+    with django_assert_max_num_queries(1):  # the version: the partial is kept
         assert watcher.get(f"{sheet}?v=0").status_code == 200
 
 

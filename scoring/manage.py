@@ -1,0 +1,121 @@
+"""The organiser's page for one game: its whole history, reopening a locked result with a
+reason, confirming it, and replacing the table's secret.
+
+Who may come here is Django's object-permission question ``has_perm("scoring.change_game",
+game)``: superusers, and (answered by the tournaments app's auth backend) the organisers of
+the event the game belongs to. Every change is written down with the organiser's username.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from . import presenters, selectors, services
+from .errors import ScoringError
+from .forms import ReasonForm
+from .models import Game
+from .views import _game, _keeper_link, _no_store, can_manage
+
+TEMPLATE = "scoring/manage.html"
+
+
+def organiser_only(view_func):
+    """Anonymous → the login page; logged in without the right → 403."""
+
+    @wraps(view_func)
+    def wrapper(request, game_id: int):
+        game = _game(game_id)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not can_manage(request.user, game):
+            context = {"game": game}
+            return _no_store(render(request, "scoring/manage_denied.html", context, status=403))
+        return view_func(request, game)
+
+    return wrapper
+
+
+def _page(request, game: Game, *, forms=None, error: str = "", status: int = 200):
+    forms = forms or {}
+    keep_url, keep_qr = _keeper_link(request, game)
+    context = {
+        "game": game,
+        "names": list(game.players),
+        "history": presenters.history(game, selectors.game_changes(game)),
+        "deals": presenters.entries_view(game, selectors.all_entries(game)),
+        "keep_url": keep_url,
+        "keep_qr": keep_qr,
+        "reopen_form": forms.get("reopen") or ReasonForm(prefix="reopen"),
+        "secret_form": forms.get("secret") or ReasonForm(prefix="secret", required=False),
+        "error": error,
+    }
+    return _no_store(render(request, TEMPLATE, context, status=status))
+
+
+@require_GET
+@organiser_only
+def manage(request, game: Game):
+    return _page(request, game)
+
+
+def _write(request, game: Game, name: str, form, write):
+    """Run one service write from a form; refusals come back on the page with their status."""
+    if not form.is_valid():
+        return _page(request, game, forms={name: form}, status=400)
+    try:
+        write(form.cleaned_data)
+    except ScoringError as failure:
+        return _page(
+            request, game, forms={name: form}, error=failure.message, status=failure.status
+        )
+    return redirect("scoring:manage", game_id=game.pk)
+
+
+@require_POST
+@organiser_only
+def reopen(request, game: Game):
+    """Unlock a confirmed result so deals can be corrected; the reason goes in the history."""
+    form = ReasonForm(request.POST, prefix="reopen")
+    return _write(
+        request,
+        game,
+        "reopen",
+        form,
+        lambda data: services.game_reopen(
+            game_id=game.pk, actor=request.user.get_username(), reason=data["reason"]
+        ),
+    )
+
+
+@require_POST
+@organiser_only
+def confirm(request, game: Game):
+    """Confirm a finished result on the players' behalf (e.g. after a correction)."""
+    form = ReasonForm(request.POST, prefix="confirm", required=False)
+    return _write(
+        request,
+        game,
+        "confirm",
+        form,
+        lambda data: services.game_confirm(game_id=game.pk, actor=request.user.get_username()),
+    )
+
+
+@require_POST
+@organiser_only
+def secret(request, game: Game):
+    """A new table secret: the old keeper link and every phone keeping with it stop working."""
+    form = ReasonForm(request.POST, prefix="secret", required=False)
+    return _write(
+        request,
+        game,
+        "secret",
+        form,
+        lambda data: services.secret_replace(
+            game_id=game.pk, actor=request.user.get_username(), reason=data["reason"]
+        ),
+    )
