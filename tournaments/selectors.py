@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Sum,
+    When,
+)
+from django.db.models.functions import Coalesce
+
+from scoring.models import DealEntry, Game, GameChange
 
 from . import bridge
-from .models import Event, Player, Round, Standings, Table
+from .models import Club, Entry, Event, EventLog, Player, Round, Standings, Table
 
 
 @dataclass(frozen=True)
@@ -23,11 +41,16 @@ def player_names(event: Event) -> dict[int, str]:
     return dict(Player.objects.filter(entries__event=event).values_list("pk", "name"))
 
 
-def standings_latest(event: Event) -> StandingsView:
-    """The newest stored standings, and whether results have come in since."""
+def standings_newest(event: Event) -> tuple[Standings | None, bool]:
+    """The newest stored standings, and whether results have come in since (asked with
+    results_newer_than's one query, not by recomputing the stamp)."""
     snapshot = event.standings.first()
-    stale = snapshot is None or snapshot.results_stamp != bridge.results_stamp(event)
-    return StandingsView(snapshot, stale, player_names(event))
+    return snapshot, snapshot is None or results_newer_than(event, snapshot.built_at)
+
+
+def standings_latest(event: Event) -> StandingsView:
+    """standings_newest with the players' names."""
+    return StandingsView(*standings_newest(event), player_names(event))
 
 
 def round_by_number(event: Event, number: int) -> Round:
@@ -46,3 +69,259 @@ def round_byes(round_: Round) -> list:
 
 def published_rounds(event: Event):
     return event.rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+
+
+# --- the public pages ---------------------------------------------------------------------------
+
+#: The event settings the standings depend on (bridge.results_stamp hashes them too).
+STANDINGS_SETTINGS = ["precedence", "placing_points", "bye_policy"]
+
+
+def results_newer_than(event: Event, moment: datetime) -> bool:
+    """Whether anything the standings are built from changed after `moment`, in one query.
+
+    The exact test, bridge.results_stamp, reads every confirmed game, bye and entry of the
+    event into Python and hashes them: right for deciding whether to build, too dear for
+    every page view and every 15-second poll of every phone in the room. This asks the
+    database instead whether a change that alters the stamp happened after the snapshot was
+    built: a game confirmed or reopened (its GameChange row), a round closed, a round with
+    byes published, a player entered, or a standings setting changed (the event log). Each
+    changes the stamp, so the build that follows it (enqueued by the change, or by the sweep)
+    stores a newer snapshot and the answer turns false again. A write that races the build
+    itself may be missed for a moment; its own build follows.
+    """
+    games = GameChange.objects.filter(
+        game__table__round__event=event,
+        action__in=[GameChange.Action.CONFIRMED, GameChange.Action.REOPENED],
+        at__gt=moment,
+    )
+    rounds = event.rounds.filter(
+        Q(closed_at__gt=moment) | Q(published_at__gt=moment, byes__isnull=False)
+    )
+    entries = event.entries.filter(created_at__gt=moment)
+    settings = event.log.filter(
+        action="event_updated", at__gt=moment, data__changed__has_any_keys=STANDINGS_SETTINGS
+    )
+    changed = Exists(games) | Exists(rounds) | Exists(entries) | Exists(settings)
+    return Event.objects.filter(pk=event.pk).filter(changed).exists()
+
+
+@dataclass(frozen=True)
+class StandingsHead:
+    """What a poll needs to tell whether the standings changed: no rows, no names."""
+
+    snapshot_id: int | None
+    built_at: datetime | None
+    stale: bool
+
+
+def standings_head(event: Event) -> StandingsHead:
+    latest = event.standings.values("pk", "built_at").first()
+    if latest is None:
+        return StandingsHead(None, None, True)
+    stale = results_newer_than(event, latest["built_at"])
+    return StandingsHead(latest["pk"], latest["built_at"], stale)
+
+
+def standings_order(event: Event) -> tuple[str, ...]:
+    """The metrics that rank this event's players, most important first (ending on "lot")."""
+    return bridge.standings_config(event).order
+
+
+def events_listed() -> list[Event]:
+    """Running events first, then those taking entries, then closed ones; newest first."""
+    listed = Case(
+        When(status=Event.Status.RUNNING, then=0),
+        When(status=Event.Status.REGISTRATION, then=1),
+        default=2,
+        output_field=IntegerField(),
+    )
+    events = Event.objects.select_related("club").annotate(listed=listed)
+    return list(events.order_by("listed", "-created_at", "-pk"))
+
+
+def published_round(event: Event, number: int) -> Round:
+    """A round the public may see: published or closed (a draft may still change)."""
+    return published_rounds(event).get(number=number)
+
+
+def newest_published_round(event: Event) -> Round | None:
+    """The round players ask about, with `games_version`: the sum of its games' versions,
+    which goes up with every change at any of its tables (what a poll compares)."""
+    rounds = published_rounds(event).order_by("-number")
+    return rounds.annotate(games_version=Coalesce(Sum("tables__game__version"), 0)).first()
+
+
+def _with_deals(tables):
+    """Tables with players and game, and `deals`: their game's live deals so far."""
+    live = (
+        DealEntry.objects.filter(game=OuterRef("game"), undone_at__isnull=True)
+        .order_by()
+        .values("game")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    related = tables.select_related("round", "seat_0", "seat_1", "seat_2", "game")
+    return related.annotate(deals=Coalesce(Subquery(live), 0))
+
+
+def round_tables_played(round_: Round) -> list[Table]:
+    """The round's tables in order, each with its players, game and live deal count."""
+    return list(_with_deals(round_.tables.all()).order_by("number"))
+
+
+def entered_player(event: Event, player_id: int) -> Player:
+    return Player.objects.get(pk=player_id, entries__event=event)
+
+
+def player_tables(event: Event, player_id: int) -> list[Table]:
+    """The player's tables in the event's published rounds, oldest round first."""
+    sits = Q(seat_0_id=player_id) | Q(seat_1_id=player_id) | Q(seat_2_id=player_id)
+    tables = Table.objects.filter(sits, round__in=published_rounds(event))
+    return list(_with_deals(tables).order_by("round__number"))
+
+
+def player_byes(event: Event, player_id: int) -> list:
+    return list(bridge.counted_byes(event).filter(player_id=player_id).order_by("round__number"))
+
+
+def fold_name(text: str) -> str:
+    """A name as the seat search compares it: no accents, no case, single spaces."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(bare.casefold().split())
+
+
+def players_matching(event: Event, text: str) -> list[tuple[int, str]]:
+    """The event's players a typed name may mean, by name: an exact (folded) match alone if
+    there is one, else everyone whose name contains each typed word."""
+    wanted = fold_name(text)
+    if not wanted:
+        return []
+    names = player_names(event)
+    folded = {pid: fold_name(name) for pid, name in names.items()}
+    exact = [pid for pid, name in folded.items() if name == wanted]
+    words = wanted.split()
+    found = exact or [pid for pid, name in folded.items() if all(w in name for w in words)]
+    return sorted(((pid, names[pid]) for pid in found), key=lambda p: (folded[p[0]], p[0]))
+
+
+# --- the organiser pages ------------------------------------------------------------------------
+
+
+def events_organised_by(user):
+    """The events this user runs, newest first; a superuser sees every event."""
+    events = Event.objects.select_related("club").order_by("-created_at", "-pk")
+    return events if user.is_superuser else events.filter(organisers=user)
+
+
+def clubs_by_name():
+    return Club.objects.order_by("name")
+
+
+@dataclass(frozen=True)
+class EntryCounts:
+    entered: int
+    checked_in: int
+    withdrawn: int
+
+
+def entry_counts(event: Event) -> EntryCounts:
+    counts = event.entries.aggregate(
+        entered=Count("pk"),
+        checked_in=Count("pk", filter=Q(checked_in=True, withdrawn=False)),
+        withdrawn=Count("pk", filter=Q(withdrawn=True)),
+    )
+    return EntryCounts(**counts)
+
+
+def event_entries(event: Event, name_contains: str = "") -> list[Entry]:
+    entries = event.entries.select_related("player").order_by("player__name", "pk")
+    if name_contains:
+        entries = entries.filter(player__name__icontains=name_contains)
+    return list(entries)
+
+
+def entry_of(event: Event, entry_id: int) -> Entry:
+    return event.entries.select_related("player", "event").get(pk=entry_id)
+
+
+FINISHED = (Game.Result.FINISHED, Game.Result.CONFIRMED)
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    """A round and how far its tables' results have come."""
+
+    round: Round
+    tables: int
+    finished: int  # finished or confirmed
+    confirmed: int
+
+
+def rounds_progress(event: Event) -> list[RoundProgress]:
+    """Every round of the event with its results counted, in two queries."""
+    counts = {
+        row["round_id"]: row
+        for row in Table.objects.filter(round__event=event)
+        .values("round_id")
+        .annotate(
+            tables=Count("pk"),
+            finished=Count("pk", filter=Q(game__result__in=FINISHED)),
+            confirmed=Count("pk", filter=Q(game__result=Game.Result.CONFIRMED)),
+        )
+        .order_by()
+    }
+    progress = []
+    for round_ in event.rounds.order_by("number"):
+        row = counts.get(round_.pk, {})
+        progress.append(
+            RoundProgress(
+                round=round_,
+                tables=row.get("tables", 0),
+                finished=row.get("finished", 0),
+                confirmed=row.get("confirmed", 0),
+            )
+        )
+    return progress
+
+
+def round_progress(round_: Round, tables: list[Table]) -> RoundProgress:
+    """How far the results of the round's tables (already fetched with their games) have come."""
+    return RoundProgress(
+        round=round_,
+        tables=len(tables),
+        finished=sum(1 for t in tables if t.game and t.game.result in FINISHED),
+        confirmed=sum(1 for t in tables if t.game and t.game.confirmed),
+    )
+
+
+def table_of(round_: Round, number: int) -> Table:
+    return round_.tables.select_related("round__event", "game").get(number=number)
+
+
+def event_log(event: Event, limit: int | None = None) -> list[EventLog]:
+    entries = event.log.order_by("-at", "-pk")
+    return list(entries[:limit] if limit else entries)
+
+
+def event_tables(event: Event, *, with_deals: bool = False) -> list[Table]:
+    """Every table of the event's published rounds, by round and number, with its players
+    and game; with_deals adds each game's live deals (as `game.live_entries`) in one query."""
+    tables = (
+        Table.objects.filter(round__in=published_rounds(event))
+        .select_related("round", "seat_0", "seat_1", "seat_2", "game")
+        .order_by("round__number", "number")
+    )
+    if with_deals:
+        live = DealEntry.objects.filter(undone_at__isnull=True).order_by("number")
+        tables = tables.prefetch_related(Prefetch("game__entries", live, to_attr="live_entries"))
+    return list(tables)
+
+
+def event_byes(event: Event) -> list:
+    return list(
+        bridge.counted_byes(event)
+        .select_related("player")
+        .order_by("round__number", "player__name")
+    )

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import time
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext, ngettext
 
 import engine
 from scoring import services as scoring
@@ -324,3 +326,97 @@ def standings_build(*, event_id: int) -> Standings:
             rows=[row.as_dict() for row in rows],
             build_seconds=seconds,
         )
+
+
+# --- the organiser pages' own writes ------------------------------------------------------------
+
+#: The settings an organiser may change after creating the event (the rules of play stay).
+EDITABLE_SETTINGS = (
+    "name",
+    "rounds_planned",
+    "pairing_modes",
+    "precedence",
+    "placing_points",
+    "bye_policy",
+)
+
+
+@transaction.atomic
+def event_update(
+    *,
+    event: Event,
+    name: str,
+    rounds_planned: int,
+    pairing_modes: list[str],
+    precedence: list[str],
+    placing_points: list[int],
+    bye_policy: str,
+    actor: str = "",
+) -> Event:
+    """Change a running event's settings. Rounds already built keep their pairing mode; the
+    standings are rebuilt because precedence, placing points and byes decide them."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.CLOSED:
+        raise NotAllowed(gettext("the event is closed"))
+    name = " ".join(str(name).split())
+    if not name:
+        raise TournamentError(gettext("an event needs a name"))
+    built = event.rounds.count()
+    if rounds_planned < max(built, 1):
+        raise TournamentError(
+            ngettext(
+                "the event already has %(n)s round: plan at least as many",
+                "the event already has %(n)s rounds: plan at least as many",
+                built,
+            )
+            % {"n": built}
+        )
+    for mode in pairing_modes:
+        if mode not in pairing.MODES:
+            raise TournamentError(gettext("unknown pairing mode %(mode)r") % {"mode": mode})
+    before = {setting: getattr(event, setting) for setting in EDITABLE_SETTINGS}
+    event.name = name
+    event.rounds_planned = rounds_planned
+    event.pairing_modes = list(pairing_modes) or ["swiss"]
+    event.precedence = list(precedence)
+    event.placing_points = list(placing_points)
+    event.bye_policy = bye_policy
+    try:
+        bridge.standings_config(event)
+    except standings.StandingsError as error:
+        raise TournamentError(str(error)) from None
+    changed = [s for s in EDITABLE_SETTINGS if getattr(event, s) != before[s]]
+    if not changed:
+        return event
+    closed = event.rounds.filter(status=Round.Status.CLOSED).count()
+    if closed >= event.rounds_planned:  # the last planned round is already over
+        event.status = Event.Status.CLOSED
+    event.save()
+    _log(event, actor, "event_updated", changed={s: getattr(event, s) for s in changed})
+    standings_enqueue(event)
+    return event
+
+
+@transaction.atomic
+def organiser_add(*, event: Event, username: str, actor: str = ""):
+    """Let another user run this event (they get the same rights as its creator)."""
+    user_model = get_user_model()
+    username = str(username).strip()
+    user = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).first()
+    if user is None or not user.is_active:
+        raise TournamentError(gettext("there is no active user %(name)r") % {"name": username})
+    if event.organisers.filter(pk=user.pk).exists():
+        raise TournamentError(gettext("%(name)s already organises this event") % {"name": username})
+    event.organisers.add(user)
+    _log(event, actor, "organiser_added", username=user.get_username())
+    return user
+
+
+@transaction.atomic
+def entries_check_in_all(*, event: Event, actor: str = "") -> int:
+    """Check in every entered player who has not withdrawn; one audit entry for them all."""
+    if event.status == Event.Status.CLOSED:
+        raise NotAllowed(gettext("the event is closed"))
+    count = event.entries.filter(checked_in=False, withdrawn=False).update(checked_in=True)
+    _log(event, actor, "checked_in_all", count=count)
+    return count

@@ -4,11 +4,32 @@ A task whose round or event no longer exists (a message left in a broker from be
 does nothing.
 """
 
-from celery import shared_task
-from django.db import DatabaseError
+import logging
+import time
 
-from . import services
-from .models import Event, Round
+from celery import shared_task
+from django.core.cache import cache
+from django.db import DatabaseError
+from django.utils import timezone
+
+from . import bridge, services
+from .models import Event, Round, Standings
+from .queue import enqueue_now
+from .sweep import events_with_stale_standings, rounds_waiting_for_pairing
+
+#: The least time between two standings builds of one event by a worker. A round's results
+#: come in together, a few a second at a big event: building once per confirmation stored a
+#: snapshot (a row per player) every fraction of a second, and each new snapshot sends every
+#: phone polling the standings a fresh copy. Results confirmed within this time are taken up
+#: by one build, at most this long after the first of them.
+BUILD_INTERVAL_SECONDS = 3.0
+#: A build already put off to this much later or more takes up the results that come in
+#: meanwhile: their own tasks return at once instead of each putting a build off too (333
+#: confirmations in a minute kept the worker busy re-running the tasks that found nothing to
+#: build). The margin covers clocks that differ between the worker's hosts.
+DUE_MARGIN_SECONDS = 0.5
+
+log = logging.getLogger(__name__)
 
 RETRY = dict(
     autoretry_for=(DatabaseError,),
@@ -27,9 +48,68 @@ def pair_round(round_id: int) -> str | None:
         return None
 
 
-@shared_task(**RETRY)
-def build_standings(event_id: int) -> int | None:
+def build_wait(event_id: int) -> float:
+    """Seconds to put a build off by: 0 unless the last build is under BUILD_INTERVAL_SECONDS
+    old and results have come in since (with nothing new, the build returns at once anyway).
+    """
+    latest = Standings.objects.filter(event_id=event_id).only("built_at", "results_stamp").first()
+    if latest is None:
+        return 0.0
+    since = (timezone.now() - latest.built_at).total_seconds()
+    if since >= BUILD_INTERVAL_SECONDS:
+        return 0.0
+    if latest.results_stamp == bridge.results_stamp(Event.objects.get(pk=event_id)):
+        return 0.0
+    return BUILD_INTERVAL_SECONDS - since
+
+
+def _due_key(event_id: int) -> str:
+    return f"standings-build-due:{event_id}"
+
+
+def build_due_later(event_id: int) -> bool:
+    """Whether a build of the event has been put off to a time still ahead: it has not
+    started, so it reads every result committed before now (as the sweep would, should its
+    message be lost)."""
+    due = cache.get(_due_key(event_id))
+    return due is not None and due > time.time() + DUE_MARGIN_SECONDS
+
+
+def put_off(task, seconds: float) -> bool:
+    """Send the running task again, to run in `seconds`, to the queue it came from (as a retry
+    does, without counting as one); False (and logged) if the broker cannot take it."""
     try:
+        task.signature_from_request().apply_async(countdown=seconds)
+    except Exception:  # noqa: BLE001 - any broker failure: the caller does the work now
+        log.exception("could not put %s%r off; running it now", task.name, task.request.args)
+        return False
+    return True
+
+
+@shared_task(bind=True, **RETRY)
+def build_standings(self, event_id: int) -> int | None:
+    """Build the event's standings, or, right after another build, once a little later (run
+    eagerly, as in tests and without a worker, it always builds at once)."""
+    try:
+        wait = 0.0 if self.request.is_eager else build_wait(event_id)
+        if wait > 0:
+            if build_due_later(event_id):
+                return None
+            if put_off(self, wait):
+                cache.set(_due_key(event_id), time.time() + wait, wait + 60)
+                return None
         return services.standings_build(event_id=event_id).pk
     except Event.DoesNotExist:
         return None
+
+
+@shared_task
+def sweep() -> dict:
+    """Re-enqueue standings builds and pairings that a broker outage may have lost."""
+    events = events_with_stale_standings()
+    rounds = rounds_waiting_for_pairing()
+    for event_id in events:
+        enqueue_now(build_standings, event_id)
+    for round_id in rounds:
+        enqueue_now(pair_round, round_id)
+    return {"standings": events, "rounds": rounds}

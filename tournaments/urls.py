@@ -1,3 +1,8 @@
+"""The event pages: public ones (no login) and the organisers' (login, per-event rights)."""
+
+from .organise_urls import urlpatterns as organise_urlpatterns
+from .public_urls import urlpatterns as public_urlpatterns
+
 app_name = "tournaments"
 
-urlpatterns: list = []
+urlpatterns = [*public_urlpatterns, *organise_urlpatterns]

@@ -179,3 +179,21 @@ def test_simulate_event_is_deterministic_for_a_seed(capsys):
         ]
 
     assert run() == run()
+
+
+def test_a_simulated_31_player_swiss_event_has_valid_rounds_fair_byes_and_no_repeats(capsys):
+    """The issue's own check: 31 players, 4 rounds of swiss through the simulator."""
+    call_command("simulate_event", players=31, rounds=4, pairing="swiss", seed=7)
+    out = json.loads(capsys.readouterr().out)
+    everyone = {p["id"] for p in out["players"]}
+    met, byes = set(), []
+    for round_ in out["rounds"]:
+        seated = [seat for table in round_["tables"] for seat in table["seats"]]
+        assert len(round_["tables"]) == 10 and len(seated) == len(set(seated)) == 30
+        assert set(seated) | set(round_["byes"]) == everyone
+        byes.extend(round_["byes"])
+        for table in round_["tables"]:
+            for pair in combinations(sorted(table["seats"]), 2):
+                assert pair not in met, f"{pair} meet twice"
+                met.add(pair)
+    assert len(byes) == 4 and len(set(byes)) == 4  # a different player sits out each round

@@ -13,8 +13,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 import engine
-from scoring import services as scoring
-from scoring.selectors import game_record, game_state
+from scoring import autoplay
 from tournaments import bridge, pairing, services
 from tournaments.models import Round, Table
 
@@ -96,53 +95,9 @@ def _wait_for(fetch, done, what):
         time.sleep(0.05)
 
 
-def _random_tricks(rng, targets, per_hand):
-    """Tricks drawn around the targets: each trick goes to a seat in proportion to its target."""
-    weights = [max(target, 1) for target in targets]
-    tricks = [0, 0, 0]
-    for seat in rng.choices(range(3), weights=weights, k=per_hand):
-        tricks[seat] += 1
-    return tricks
-
-
 def _play(table: Table, rng: random.Random) -> None:
-    """Play the table's game deal by deal through the scoring services, then confirm it."""
-    game = table.game
-    while True:
-        rules_game = engine.game_from_record(game_record(game))
-        if rules_game.end:
-            break
-        calling = rules_game.auction()
-        while not calling.finished:
-            allowed = calling.allowed_calls()
-            contracts = [call for call in allowed if not call.is_pass]
-            use_pass = len(contracts) < len(allowed) and rng.random() < 0.15
-            pick = next(c for c in allowed if c.is_pass) if use_pass else rng.choice(contracts)
-            calling = calling.call(pick.name)
-        tricks = None
-        if calling.contract:
-            targets = rules_game.rules.targets_by_seat(calling.dealer)
-            tricks = _random_tricks(rng, targets, rules_game.rules.tricks_per_hand)
-        scoring.deal_record(
-            game_id=game.pk,
-            number=len(rules_game.deals) + 1,
-            tricks=tricks,
-            calls=[made.call.name for made in calling.calls],
-            actor="simulator",
-        )
-    state = rules_game.state()
-    if state.needs_last_tricks:
-        last = state.hands[-1]
-        winners = [seat for seat in range(3) for _ in range(last.tricks[seat])]
-        rng.shuffle(winners)  # one order of the last tricks, given as far back as asked
-        while state.needs_last_tricks:
-            scoring.last_tricks_add(
-                game_id=game.pk,
-                number=len(state.deals),
-                actor="simulator",
-                last_tricks=winners[: state.needs_last_tricks],
-            )
-            state = game_state(game)
+    """Play the table's game to its end through the scoring services, then confirm it."""
+    autoplay.play(table.game, rng, actor="simulator")
     services.result_confirm(table=table, actor="simulator")
 
 

@@ -1,0 +1,94 @@
+"""Reading a pasted list of players: one name per line, or a CSV export with a `name` column.
+
+Organisers paste from wherever the names are (a chat message, a spreadsheet), so blank lines
+and repeated names are expected and simply skipped; anything that cannot be a name is an
+error naming its line, and then nothing is entered, so the organiser fixes the text and pastes
+it again. Names are compared the way the services store them (inner spaces collapsed).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from .services import MAX_NAME
+
+# The name column's heading, in the languages our organisers' spreadsheets are in.
+NAME_COLUMNS = ("name", "име", "имена")
+DELIMITERS = ",;\t"
+
+
+@dataclass
+class NameList:
+    names: list[str] = field(default_factory=list)
+    #: (line, name) of each name already given on an earlier line.
+    duplicates: list[tuple[int, str]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _header(line: str) -> tuple[str, int] | None:
+    """The delimiter and the index of the name column if `line` is a CSV header, else None."""
+    for delimiter in DELIMITERS:
+        cells = next(csv.reader([line], delimiter=delimiter), [])
+        labels = [_clean(cell).lower() for cell in cells]
+        column = next((label for label in labels if label in NAME_COLUMNS), None)
+        if column is not None and (len(cells) > 1 or labels == [column]):
+            return delimiter, labels.index(column)
+    return None
+
+
+def _add(result: NameList, seen: set[str], line: int, raw: str) -> None:
+    name = _clean(raw)
+    if len(name) > MAX_NAME:
+        result.errors.append(
+            _("Line %(line)s: a name has at most %(max)s characters.")
+            % {"line": line, "max": MAX_NAME}
+        )
+    elif name in seen:
+        result.duplicates.append((line, name))
+    else:
+        seen.add(name)
+        result.names.append(name)
+
+
+def names_from_text(text: str) -> NameList:
+    """The names in pasted text, in their order, each once."""
+    text = text.lstrip("\ufeff")
+    lines = text.splitlines()
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    result, seen = NameList(), set()
+    if first is None:
+        return result
+    header = _header(lines[first])
+    if header is None:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                _add(result, seen, number, line)
+        return result
+    delimiter, column = header
+    body = io.StringIO("\n".join(lines[first + 1 :]))
+    reader = csv.reader(body, delimiter=delimiter)
+    try:
+        for row in reader:
+            number = first + 1 + reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            if column >= len(row) or not row[column].strip():
+                result.errors.append(
+                    _("Line %(line)s: the name column is empty.") % {"line": number}
+                )
+                continue
+            _add(result, seen, number, row[column])
+    except csv.Error as error:
+        number = first + 1 + reader.line_num
+        result.errors.append(
+            _("Line %(line)s: not readable as CSV (%(error)s).") % {"line": number, "error": error}
+        )
+    return result

@@ -1,0 +1,243 @@
+"""The organiser pages' forms. They check only the shape of what was typed; whether the
+settings make an event (a known pairing mode, a precedence the standings can follow, rules
+the engine accepts) is the services' question, and their answer becomes the form's error."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from config.forms import Form
+from scoring import presenters as scoring_presenters
+
+from . import pairing, standings
+from .models import BYE_POLICIES, PAIRING_MODES, Club, Event
+from .organise_presenters import METRIC_LABELS
+from .services import MAX_NAME
+
+PLACES = (
+    ("first", pgettext_lazy("place", "1st")),
+    ("second", pgettext_lazy("place", "2nd")),
+    ("third", pgettext_lazy("place", "3rd")),
+)
+MAX_ROUNDS = 30
+MAX_PASTE = 100_000
+
+
+def _numeric(field: forms.Field) -> forms.Field:
+    field.widget.attrs.update(inputmode="numeric")
+    return field
+
+
+def _precedence_field(position: int) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=_("Tie-break %(n)s") % {"n": position - 1} if position > 1 else _("Ranked first by"),
+        choices=[("", _("(none)")), *((m, METRIC_LABELS[m]) for m in standings.METRICS)],
+        required=False,
+    )
+
+
+class ClubForm(Form):
+    name = forms.CharField(label=_("Club name"), max_length=120)
+
+
+class EventSettingsForm(Form):
+    """What an organiser may set when creating an event and change while it runs."""
+
+    name = forms.CharField(label=_("Event name"), max_length=120)
+    rounds_planned = _numeric(
+        forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=4)
+    )
+    pairing_mode = forms.ChoiceField(
+        label=_("Pairing of every round"), choices=PAIRING_MODES, initial="swiss"
+    )
+    pairing_list = forms.CharField(
+        label=_("Or round by round"),
+        required=False,
+        max_length=400,
+        help_text=_(
+            'Modes separated by commas, e.g. "random, swiss": round 1 random, the rest swiss. '
+            "Rounds beyond the list use the last one. Modes: random, swiss, no-repeat."
+        ),
+    )
+    placing_first = _numeric(forms.IntegerField(label=PLACES[0][1], initial=2))
+    placing_second = _numeric(forms.IntegerField(label=PLACES[1][1], initial=1))
+    placing_third = _numeric(forms.IntegerField(label=PLACES[2][1], initial=0))
+    bye_policy = forms.ChoiceField(label=_("A bye scores"), choices=BYE_POLICIES, initial="second")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for position in range(1, len(standings.METRICS) + 1):
+            field = _precedence_field(position)
+            default = standings.DEFAULT_PRECEDENCE
+            field.initial = default[position - 1] if position <= len(default) else ""
+            self.fields[f"precedence_{position}"] = field
+        for name in ("placing_first", "placing_second", "placing_third"):
+            self.fields[name].min_value = -99
+            self.fields[name].max_value = 99
+            self.fields[name].widget.attrs.update(min=-99, max=99)
+
+    @property
+    def precedence_fields(self):
+        return [self[f"precedence_{n}"] for n in range(1, len(standings.METRICS) + 1)]
+
+    @property
+    def placing_fields(self):
+        return [self[name] for name in ("placing_first", "placing_second", "placing_third")]
+
+    def clean(self):
+        data = super().clean()
+        listed = [mode.strip().lower() for mode in data.get("pairing_list", "").split(",")]
+        listed = [mode for mode in listed if mode]
+        data["pairing_modes"] = listed or [data.get("pairing_mode") or pairing.MODES[0]]
+        data["precedence"] = [
+            data[f"precedence_{n}"]
+            for n in range(1, len(standings.METRICS) + 1)
+            if data.get(f"precedence_{n}")
+        ]
+        data["placing_points"] = [
+            data.get("placing_first"),
+            data.get("placing_second"),
+            data.get("placing_third"),
+        ]
+        return data
+
+    def settings(self) -> dict:
+        """The cleaned data as the services take it."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "rounds_planned": data["rounds_planned"],
+            "pairing_modes": data["pairing_modes"],
+            "precedence": data["precedence"],
+            "placing_points": data["placing_points"],
+            "bye_policy": data["bye_policy"],
+        }
+
+    @classmethod
+    def initial_from(cls, event: Event) -> dict:
+        modes = event.pairing_modes or ["swiss"]
+        initial = {
+            "name": event.name,
+            "rounds_planned": event.rounds_planned,
+            "pairing_mode": modes[-1],
+            "pairing_list": ", ".join(modes) if len(set(modes)) > 1 else "",
+            "bye_policy": event.bye_policy,
+        }
+        points = event.placing_points or [2, 1, 0]
+        for (name, _label), value in zip(PLACES, points, strict=True):
+            initial[f"placing_{name}"] = value
+        precedence = event.precedence or list(standings.DEFAULT_PRECEDENCE)
+        for position in range(1, len(standings.METRICS) + 1):
+            initial[f"precedence_{position}"] = (
+                precedence[position - 1] if position <= len(precedence) else ""
+            )
+        return initial
+
+
+class EventCreateForm(EventSettingsForm):
+    """A new event: its club and the rules of play (which stay fixed once it exists)."""
+
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none())
+    ruleset = forms.ChoiceField(label=_("Game"), initial="blato")
+    hands = _numeric(
+        forms.IntegerField(
+            label=_("Number of hands"),
+            required=False,
+            min_value=1,
+            max_value=99,
+            help_text=_("Leave empty for the game's own rule."),
+        )
+    )
+    goal = _numeric(
+        forms.IntegerField(
+            label=_("Points to win"),
+            required=False,
+            min_value=1,
+            max_value=999,
+            help_text=_("Leave empty for the game's own rule."),
+        )
+    )
+
+    field_order = ["club", "name", "ruleset", "hands", "goal"]
+
+    def __init__(self, *args, clubs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs if clubs is not None else Club.objects.all()
+        self.fields["ruleset"].choices = [
+            (choice.id, choice.name) for choice in scoring_presenters.ruleset_choices()
+        ]
+
+    def clean(self):
+        data = super().clean()
+        data["options"] = {
+            name: data[name] for name in ("hands", "goal") if data.get(name) is not None
+        }
+        return data
+
+
+class PlayerForm(Form):
+    name = forms.CharField(label=_("Player's name"), max_length=MAX_NAME)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].widget.attrs.update(
+            autocomplete="off", autocapitalize="words", spellcheck="false"
+        )
+
+
+class PasteForm(Form):
+    names = forms.CharField(
+        label=_("Paste a list of players"),
+        max_length=MAX_PASTE,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_(
+            "One name per line, or a CSV export with a “name” column. Blank lines and "
+            "repeated names are skipped."
+        ),
+    )
+
+
+class CheckInForm(Form):
+    checked_in = forms.TypedChoiceField(
+        choices=[("1", _("check in")), ("0", _("check out"))],
+        coerce=lambda value: value == "1",
+    )
+
+
+class WithdrawForm(Form):
+    reason = forms.CharField(label=_("Reason (optional)"), required=False, max_length=500)
+
+
+class ReasonForm(Form):
+    reason = forms.CharField(label=_("Why is the result reopened?"), max_length=500)
+
+
+class SwapForm(Form):
+    """Two players of a draft round, by id; the service says whether they can swap."""
+
+    first = forms.TypedChoiceField(label=_("Swap"), coerce=int)
+    second = forms.TypedChoiceField(label=pgettext_lazy("swap … with …", "with"), coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("Choose a player")), *players]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            raise forms.ValidationError(_("Choose two different players."))
+        return data
+
+
+class OrganiserForm(Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.update(
+            autocomplete="off", autocapitalize="none", spellcheck="false"
+        )

@@ -1,0 +1,244 @@
+"""What the organiser pages say: flags, the audit trail, a round's next step, a table's result.
+
+Reads only, and words only: the pairing's flags, the services' log entries and the games'
+results come in as stored; every sentence goes through gettext so English and Bulgarian read
+the same. Player ids are turned into names with a dict the caller fetched once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+import engine
+from scoring.models import Game
+from scoring.presenters import signed
+
+from .models import PAIRING_MODES, EventLog, Round
+from .selectors import RoundProgress
+
+METRIC_LABELS = {
+    "placing_points": gettext_lazy("placing points"),
+    "score": gettext_lazy("game points"),
+    "firsts": gettext_lazy("first places"),
+    "opponents": gettext_lazy("opponents' placing points"),
+    "head_to_head": gettext_lazy("head to head"),
+    "games": gettext_lazy("games played"),
+    "lot": gettext_lazy("lot"),
+}
+MODE_LABELS = dict(PAIRING_MODES)
+SETTING_LABELS = {
+    "name": gettext_lazy("name"),
+    "rounds_planned": gettext_lazy("rounds"),
+    "pairing_modes": gettext_lazy("pairing"),
+    "precedence": gettext_lazy("standings precedence"),
+    "placing_points": gettext_lazy("placing points"),
+    "bye_policy": gettext_lazy("what a bye scores"),
+}
+EXPORT_LABELS = {
+    "standings": gettext_lazy("Standings"),
+    "pairings": gettext_lazy("Pairings of every round"),
+    "hands": gettext_lazy("Every deal of every game"),
+}
+#: Rows on a printed score sheet when the rules set no last hand (a goal, an instant win).
+OPEN_ENDED_SHEET_ROWS = 20
+
+
+def _name(names: dict[int, str], player: object) -> str:
+    return names.get(player, "?") if isinstance(player, int) else "?"
+
+
+# --- the pairing's flags ----------------------------------------------------------------------
+
+
+def flag_sentence(flag: dict, names: dict[int, str]) -> str:
+    """One flag (pairing `Flag.as_dict`) as the organiser reads it before publishing."""
+    code = flag.get("code")
+    players = flag.get("players", [])
+    if code == "repeat" and len(players) == 2:
+        rounds = ", ".join(str(number) for number in flag.get("rounds", []))
+        values = {"a": _name(names, players[0]), "b": _name(names, players[1]), "rounds": rounds}
+        if rounds:
+            count = len(flag.get("rounds", []))
+            return (
+                ngettext(
+                    "%(a)s and %(b)s have met before (round %(rounds)s).",
+                    "%(a)s and %(b)s have met before (rounds %(rounds)s).",
+                    count,
+                )
+                % values
+            )
+        return _("%(a)s and %(b)s have met before.") % values
+    if code == "second_bye" and players:
+        return _("%(name)s sits out again: this is bye number %(n)s.") % {
+            "name": _name(names, players[0]),
+            "n": flag.get("amount", 2),
+        }
+    if code == "spread":
+        return _(
+            "The players here stand %(amount)s places apart in the standings (more than %(limit)s)."
+        ) % {"amount": flag.get("amount"), "limit": flag.get("limit")}
+    if code == "search_limit":
+        count = flag.get("amount") or 0
+        return ngettext(
+            "The search ran out of time with %(n)s repeat left: a swap may still remove it.",
+            "The search ran out of time with %(n)s repeats left: swaps may still remove them.",
+            count,
+        ) % {"n": count}
+    return str(code)
+
+
+def flag_sentences(flags: list[dict], names: dict[int, str]) -> list[str]:
+    return [flag_sentence(flag, names) for flag in flags]
+
+
+# --- the audit trail --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogLine:
+    at: datetime
+    actor: str
+    what: str
+    reason: str
+
+
+def _what(entry: EventLog, names: dict[int, str]) -> str:
+    data = entry.data or {}
+    player = _name(names, data.get("player"))
+    values = {
+        "name": data.get("name") or player,
+        "round": data.get("round"),
+        "table": data.get("table"),
+    }
+    action = entry.action
+    if action == "event_created":
+        return _("Event created.")
+    if action == "player_entered":
+        if (data.get("round") or 1) > 1:
+            return _("%(name)s entered, joins in round %(round)s.") % values
+        return _("%(name)s entered.") % values
+    if action == "checked_in":
+        return _("%(name)s checked in.") % values
+    if action == "checked_out":
+        return _("%(name)s checked out.") % values
+    if action == "checked_in_all":
+        count = data.get("count", 0)
+        return ngettext(
+            "Everyone checked in (%(n)s player).", "Everyone checked in (%(n)s players).", count
+        ) % {"n": count}
+    if action == "withdrawn":
+        return _("%(name)s withdrew.") % values
+    if action == "round_requested":
+        mode = MODE_LABELS.get(data.get("mode"), data.get("mode"))
+        return _("Round %(round)s requested (%(mode)s).") % {**values, "mode": mode}
+    if action == "round_rebuilt":
+        return _("Round %(round)s built again.") % values
+    if action == "players_swapped":
+        swapped = data.get("players") or [None, None]
+        return _("Round %(round)s: %(a)s and %(b)s swapped.") % {
+            **values,
+            "a": _name(names, swapped[0]),
+            "b": _name(names, swapped[-1]),
+        }
+    if action == "round_published":
+        return _("Round %(round)s published.") % values
+    if action == "round_closed":
+        return _("Round %(round)s closed.") % values
+    if action == "result_confirmed":
+        return _("Round %(round)s, table %(table)s: result confirmed.") % values
+    if action == "result_reopened":
+        return _("Round %(round)s, table %(table)s: result reopened.") % values
+    if action == "event_updated":
+        changed = ", ".join(str(SETTING_LABELS.get(s, s)) for s in data.get("changed", {}))
+        return _("Settings changed: %(settings)s.") % {"settings": changed}
+    if action == "organiser_added":
+        return _("%(username)s added as an organiser.") % {"username": data.get("username")}
+    return action
+
+
+def log_lines(entries: list[EventLog], names: dict[int, str]) -> list[LogLine]:
+    return [LogLine(e.at, e.actor, _what(e, names), e.reason) for e in entries]
+
+
+# --- rounds and results -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextStep:
+    text: str  # empty for a closed round: its status ("Closed") says it all
+    kind: str  # "wait", "act" (the organiser is expected to do something) or "done"
+
+
+def next_step(progress: RoundProgress) -> NextStep:
+    round_ = progress.round
+    status = round_.status
+    if status == Round.Status.PENDING:
+        return NextStep(_("building tables…"), "wait")
+    if status == Round.Status.FAILED:
+        return NextStep(_("could not be built: retry"), "act")
+    if status == Round.Status.DRAFT:
+        return NextStep(_("review the draft and publish"), "act")
+    if status == Round.Status.PUBLISHED:
+        if progress.tables and progress.confirmed == progress.tables:
+            return NextStep(_("close the round"), "act")
+        return NextStep(
+            _("results %(finished)s/%(tables)s in, %(confirmed)s confirmed")
+            % {
+                "finished": progress.finished,
+                "tables": progress.tables,
+                "confirmed": progress.confirmed,
+            },
+            "wait",
+        )
+    return NextStep("", "done")
+
+
+def result_label(game: Game | None) -> str:
+    if game is None:
+        return _("not published")
+    if game.result == Game.Result.CONFIRMED:
+        return _("confirmed")
+    if game.result == Game.Result.FINISHED:
+        if game.placings is None:
+            return _("finished — the last tricks are needed")
+        return _("finished — awaiting confirmation")
+    return _("in play")
+
+
+@dataclass(frozen=True)
+class Placing:
+    place: int
+    name: str
+    total: str  # signed: +3, −2, 0
+
+
+def placings(game: Game | None) -> list[Placing]:
+    """The table's players first to last, once the engine has placed them."""
+    if game is None or game.placings is None:
+        return []
+    return [
+        Placing(place, game.players[seat], signed(game.totals[seat]))
+        for place, seat in enumerate(game.placings, start=1)
+    ]
+
+
+# --- paper ------------------------------------------------------------------------------------
+
+
+def sheet_rows(ruleset: str, options: dict) -> tuple[int, bool]:
+    """How many deals a paper score sheet needs, and whether that is every deal the game can
+    have: the last hand (by the hands option, or when each call may be made once) plus a
+    redeal for every pass the players may make. Games that end on points get a fixed count."""
+    rules = engine.Rules.build(ruleset, options)
+    bounds = []
+    if rules.options.hands is not None:
+        bounds.append(rules.options.hands)
+    if rules.ruleset.each_call_once:
+        bounds.append(3 * len(rules.ruleset.calls))
+    if not bounds:
+        return OPEN_ENDED_SHEET_ROWS, False
+    return min(bounds) + 3 * rules.ruleset.passes_per_game, True

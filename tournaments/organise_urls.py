@@ -1,0 +1,58 @@
+"""Organiser pages: login required, and each event's own organisers only."""
+
+from django.urls import path, re_path
+
+from .views import organise, organise_export, organise_players, organise_print, organise_rounds
+
+EVENT = "organise/events/<slug:slug>/"
+ROUND = EVENT + "rounds/<int:number>/"
+TABLE = ROUND + "tables/<int:table_number>/"
+
+urlpatterns = [
+    path("organise/", organise.home, name="organise_home"),
+    path("organise/clubs/new/", organise.club_create, name="organise_club_create"),
+    path("organise/new-event/", organise.event_new, name="organise_event_new"),
+    path(EVENT, organise.event, name="organise_event"),
+    path(EVENT + "settings/", organise.settings, name="organise_settings"),
+    path(EVENT + "organisers/", organise.organiser_add, name="organise_organiser_add"),
+    path(EVENT + "log/", organise.log, name="organise_log"),
+    # players
+    path(EVENT + "players/", organise_players.players, name="organise_players"),
+    path(EVENT + "players/add/", organise_players.player_add, name="organise_player_add"),
+    path(EVENT + "players/paste/", organise_players.players_paste, name="organise_players_paste"),
+    path(
+        EVENT + "players/check-in-all/",
+        organise_players.check_in_all,
+        name="organise_check_in_all",
+    ),
+    path(
+        EVENT + "players/<int:entry_id>/check-in/",
+        organise_players.check_in,
+        name="organise_check_in",
+    ),
+    path(
+        EVENT + "players/<int:entry_id>/withdraw/",
+        organise_players.withdraw,
+        name="organise_withdraw",
+    ),
+    # rounds
+    path(EVENT + "rounds/new/", organise.round_create, name="organise_round_create"),
+    path(ROUND, organise_rounds.round_detail, name="organise_round"),
+    path(ROUND + "retry/", organise_rounds.round_retry, name="organise_round_retry"),
+    path(ROUND + "swap/", organise_rounds.round_swap, name="organise_round_swap"),
+    path(ROUND + "publish/", organise_rounds.round_publish, name="organise_round_publish"),
+    path(ROUND + "close/", organise_rounds.round_close, name="organise_round_close"),
+    path(TABLE + "confirm/", organise_rounds.result_confirm, name="organise_result_confirm"),
+    path(TABLE + "reopen/", organise_rounds.result_reopen, name="organise_result_reopen"),
+    # paper
+    path(ROUND + "print/cards/", organise_print.cards, name="organise_print_cards"),
+    path(ROUND + "print/sheets/", organise_print.sheets, name="organise_print_sheets"),
+    path(ROUND + "print/pairings/", organise_print.pairings, name="organise_print_pairings"),
+    # downloads
+    re_path(
+        r"^organise/events/(?P<slug>[-a-zA-Z0-9_]+)/export/"
+        r"(?P<what>standings|pairings|hands)\.(?P<fmt>csv|xlsx|json)$",
+        organise_export.export,
+        name="organise_export",
+    ),
+]

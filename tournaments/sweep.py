@@ -1,0 +1,30 @@
+"""What the periodic sweep redoes: work whose task was never enqueued or was lost.
+
+Enqueueing happens after commit and a broker outage only logs (tournaments.queue), so a
+confirmed result may wait for its standings build and a requested round for its pairing.
+Celery beat runs ``tasks.sweep`` every minute; it asks these two questions and enqueues the
+answers. Both tasks are idempotent, so a sweep that overlaps a live task changes nothing.
+"""
+
+from __future__ import annotations
+
+from . import bridge
+from .models import Event, Round
+
+
+def events_with_stale_standings() -> list[int]:
+    """Open events whose newest standings were built from older results (or never built)."""
+    stale = []
+    for event in Event.objects.exclude(status=Event.Status.CLOSED).filter(rounds__isnull=False):
+        latest = event.standings.first()
+        if latest is None or latest.results_stamp != bridge.results_stamp(event):
+            stale.append(event.pk)
+    return sorted(set(stale))
+
+
+def rounds_waiting_for_pairing() -> list[int]:
+    """Rounds asked for that no worker has paired yet. A round whose task is merely queued is
+    named too: pairing is idempotent under the round's row lock, so the second run returns
+    at once when it sees the round built."""
+    waiting = Round.objects.filter(status=Round.Status.PENDING).order_by("pk")
+    return list(waiting.values_list("pk", flat=True))

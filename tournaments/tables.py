@@ -1,0 +1,153 @@
+"""An event's data as django-tables2 tables, for export (CSV, XLSX, JSON via TableExport).
+
+Three exports: the standings (the newest snapshot's rows), the pairings (every published
+round's tables and byes) and the hands (every deal of every table's game, as the engine
+replays it). Each table is built from selectors in a fixed number of queries, however many
+players or deals the event has; the cells are plain values (numbers stay numbers in XLSX).
+"""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring import presenters as scoring_presenters
+from scoring import selectors as scoring_selectors
+
+from . import selectors
+from .models import Event
+from .organise_presenters import METRIC_LABELS
+
+#: The standings metrics worth a column (the lot is a 53-bit draw, shown as "decided by").
+EXPORTED_METRICS = ("placing_points", "score", "firsts", "opponents", "head_to_head", "games")
+
+
+def _column(label) -> tables.Column:
+    return tables.Column(verbose_name=label, default="", orderable=False)
+
+
+class ExportTable(tables.Table):
+    class Meta:
+        orderable = False
+        default = ""
+
+
+class StandingsTable(ExportTable):
+    rank = _column(gettext_lazy("Rank"))
+    player = _column(gettext_lazy("Player"))
+
+    class Meta(ExportTable.Meta):
+        sequence = ("rank", "player", "...", "decided_by")
+
+
+class PairingsTable(ExportTable):
+    round = _column(gettext_lazy("Round"))
+    table = _column(gettext_lazy("Table"))
+    seat = _column(gettext_lazy("Seat"))
+    player = _column(gettext_lazy("Player"))
+    first_dealer = _column(gettext_lazy("Deals first"))
+    bye = _column(gettext_lazy("Bye"))
+
+
+class HandsTable(ExportTable):
+    round = _column(gettext_lazy("Round"))
+    table = _column(gettext_lazy("Table"))
+    deal = _column(gettext_lazy("Deal"))
+    hand = _column(gettext_lazy("Hand"))
+    dealer = _column(gettext_lazy("Dealer"))
+    calls = _column(gettext_lazy("Calls"))
+    contract = _column(gettext_lazy("Contract"))
+    declarer = _column(gettext_lazy("Declarer"))
+
+
+def _seat_columns(prefix: str, label: str) -> list[tuple[str, tables.Column]]:
+    return [(f"{prefix}_{seat}", _column(f"{label} {seat + 1}")) for seat in range(3)]
+
+
+def standings_table(event: Event) -> StandingsTable:
+    view = selectors.standings_latest(event)
+    rows = []
+    for row in view.snapshot.rows if view.snapshot else []:
+        decided_by = row.get("decided_by")
+        rows.append(
+            {
+                "rank": row["rank"],
+                "player": view.names.get(row["player"], ""),
+                **{metric: row["metrics"].get(metric) for metric in EXPORTED_METRICS},
+                "decided_by": str(METRIC_LABELS.get(decided_by, "")) if decided_by else "",
+            }
+        )
+    extra = [(metric, _column(capfirst(METRIC_LABELS[metric]))) for metric in EXPORTED_METRICS]
+    extra.append(("decided_by", _column(_("Decided by"))))
+    return StandingsTable(rows, extra_columns=extra)
+
+
+def pairings_table(event: Event) -> PairingsTable:
+    rows = []
+    for table in selectors.event_tables(event):
+        for seat, player in enumerate(table.seats):
+            rows.append(
+                {
+                    "round": table.round.number,
+                    "table": table.number,
+                    "seat": seat + 1,
+                    "player": player.name,
+                    "first_dealer": _("yes") if seat == table.first_dealer else "",
+                }
+            )
+    for bye in selectors.event_byes(event):
+        rows.append({"round": bye.round.number, "player": bye.player.name, "bye": _("yes")})
+    rows.sort(key=lambda row: (row["round"], row.get("table") or 10**6, row.get("seat") or 0))
+    return PairingsTable(rows)
+
+
+def _calls_text(deal, names: list[str]) -> str:
+    return ", ".join(
+        f"{names[made.seat]}: {scoring_presenters.call_label(made.call.name)}"
+        for made in deal.calls
+    )
+
+
+def hands_table(event: Event) -> HandsTable:
+    rows = []
+    for table in selectors.event_tables(event, with_deals=True):
+        game = table.game
+        names = list(game.players)
+        state = scoring_selectors.game_state(game, game.live_entries)
+        for deal in state.deals:
+            row = {
+                "round": table.round.number,
+                "table": table.number,
+                "deal": deal.number,
+                "hand": deal.hand,
+                "dealer": names[deal.dealer],
+                "calls": _calls_text(deal, names),
+                **{f"player_{seat}": names[seat] for seat in range(3)},
+            }
+            if not deal.redeal:
+                row["contract"] = scoring_presenters.call_label(deal.contract.name)
+                row["declarer"] = names[deal.declarer]
+                for seat in range(3):
+                    row[f"tricks_{seat}"] = deal.tricks[seat]
+                    row[f"points_{seat}"] = deal.points[seat]
+            for seat in range(3):
+                row[f"total_{seat}"] = deal.totals[seat]
+            rows.append(row)
+    extra = [
+        *_seat_columns("player", _("Player")),
+        *_seat_columns("tricks", _("Tricks")),
+        *_seat_columns("points", _("Points")),
+        *_seat_columns("total", _("Total")),
+    ]
+    sequence = ["round", "table", "deal", "hand", "player_0", "player_1", "player_2", "..."]
+    return HandsTable(rows, extra_columns=extra, sequence=sequence)
+
+
+EXPORTS = {
+    "standings": standings_table,
+    "pairings": pairings_table,
+    "hands": hands_table,
+}
+FORMATS = ("csv", "xlsx", "json")

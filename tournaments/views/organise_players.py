@@ -1,0 +1,209 @@
+"""The players of an event: add one, paste a list, check in and out, withdraw, filter by name.
+
+A registration after round 1 is a late entry (the service notes the round the player joins).
+Check-in is one tap per player: with htmx the answer is the player's row (and the counts,
+swapped out of band); without JavaScript the form posts and redirects back to the list,
+keeping its filter.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import selectors, services
+from ..csv_import import names_from_text
+from ..errors import TournamentError
+from ..forms import CheckInForm, PasteForm, PlayerForm, WithdrawForm
+from ..models import Entry, Event
+from .organise import round_to_build
+from .organise_access import actor, error_status, organiser_required
+
+PLAYERS = "tournaments/organise/players.html"
+MAX_FILTER = 80
+
+
+def _filter(request) -> str:
+    source = request.POST if request.method == "POST" else request.GET
+    return " ".join(source.get("q", "").split())[:MAX_FILTER]
+
+
+def _back(event: Event, query: str):
+    url = reverse("tournaments:organise_players", args=[event.slug])
+    return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
+
+
+def _entry(event: Event, entry_id: int) -> Entry:
+    try:
+        return selectors.entry_of(event, entry_id)
+    except Entry.DoesNotExist:
+        raise Http404 from None
+
+
+def _players(
+    request,
+    event: Event,
+    *,
+    player_form=None,
+    paste_form=None,
+    error: str = "",
+    status: int = 200,
+):
+    query = _filter(request)
+    context = {
+        **_counts(event),
+        "event": event,
+        "entries": selectors.event_entries(event, query),
+        "q": query,
+        "player_form": player_form or PlayerForm(),
+        "paste_form": paste_form or PasteForm(),
+        "error": error,
+        "open": event.status != Event.Status.CLOSED,
+        "late": event.rounds.exists(),
+    }
+    return render(request, PLAYERS, context, status=status)
+
+
+def _counts(event: Event) -> dict:
+    """The counts line and the step after check-in: building the next round, once enough
+    players are checked in for a table and no round is under way."""
+    counts = selectors.entry_counts(event)
+    next_number = round_to_build(event, event.rounds.order_by("-number").first())
+    ready = next_number is not None and counts.checked_in >= 3
+    return {"counts": counts, "next_number": next_number if ready else None}
+
+
+@organiser_required
+@require_GET
+def players(request, event: Event):
+    return _players(request, event)
+
+
+def _register(request, event: Event, names: list[str]) -> tuple[int, int]:
+    """Enter the names; (entered now, entered before)."""
+    before = selectors.entry_counts(event).entered
+    services.players_register(event=event, names=names, actor=actor(request))
+    added = selectors.entry_counts(event).entered - before
+    return added, len(names) - added
+
+
+@organiser_required
+@require_POST
+def player_add(request, event: Event):
+    form = PlayerForm(request.POST)
+    if not form.is_valid():
+        return _players(request, event, player_form=form, status=400)
+    try:
+        added, _already = _register(request, event, [form.cleaned_data["name"]])
+    except TournamentError as error:
+        form.add_error("name", error.message)
+        return _players(request, event, player_form=form, status=error.status)
+    name = " ".join(form.cleaned_data["name"].split())
+    if added:
+        messages.success(request, _("%(name)s entered.") % {"name": name})
+    else:
+        messages.info(request, _("%(name)s was already entered.") % {"name": name})
+    return _back(event, _filter(request))
+
+
+@organiser_required
+@require_POST
+def players_paste(request, event: Event):
+    """A pasted list: every line is checked first; one bad line enters nobody."""
+    form = PasteForm(request.POST)
+    if not form.is_valid():
+        return _players(request, event, paste_form=form, status=400)
+    parsed = names_from_text(form.cleaned_data["names"])
+    for message in parsed.errors:
+        form.add_error("names", message)
+    if not parsed.errors and not parsed.names:
+        form.add_error("names", _("No names found: put one name on each line."))
+    if form.errors:
+        return _players(request, event, paste_form=form, status=400)
+    try:
+        added, already = _register(request, event, parsed.names)
+    except TournamentError as error:
+        form.add_error("names", error.message)
+        return _players(request, event, paste_form=form, status=error.status)
+    parts = [ngettext("%(n)s player entered.", "%(n)s players entered.", added) % {"n": added}]
+    if already:
+        parts.append(
+            ngettext("%(n)s was already entered.", "%(n)s were already entered.", already)
+            % {"n": already}
+        )
+    if parsed.duplicates:
+        lines = ", ".join(str(line) for line, _name in parsed.duplicates)
+        parts.append(_("Repeated names skipped (lines %(lines)s).") % {"lines": lines})
+    messages.success(request, " ".join(parts))
+    return _back(event, _filter(request))
+
+
+def _row(request, event: Event, entry: Entry, *, error: str = "", status: int = 200):
+    """The player's row for htmx, with the counts swapped out of band."""
+    context = {"event": event, "entry": entry, "q": _filter(request), "row_error": error}
+    counts = {**_counts(event), "event": event, "oob": True}
+    html = render_to_string(f"{PLAYERS}#entry", context, request=request)
+    html += render_to_string(f"{PLAYERS}#counts", counts, request=request)
+    return HttpResponse(html, status=error_status(request, status))
+
+
+def _entry_changed(request, event: Event, entry: Entry, *, error: str = "", status: int = 200):
+    if request.htmx:
+        return _row(request, event, entry, error=error, status=status)
+    if error:
+        return _players(request, event, error=error, status=status)
+    return _back(event, _filter(request))
+
+
+@organiser_required
+@require_POST
+def check_in(request, event: Event, entry_id: int):
+    """One tap: check the player in (or out)."""
+    entry = _entry(event, entry_id)
+    form = CheckInForm(request.POST)
+    if not form.is_valid():
+        return _entry_changed(request, event, entry, error=_("Check in or out?"), status=400)
+    if entry.withdrawn:
+        message = _("%(name)s has withdrawn.") % {"name": entry.player.name}
+        return _entry_changed(request, event, entry, error=message, status=409)
+    services.entry_check_in(
+        entry=entry, checked_in=form.cleaned_data["checked_in"], actor=actor(request)
+    )
+    return _entry_changed(request, event, entry)
+
+
+@organiser_required
+@require_POST
+def check_in_all(request, event: Event):
+    try:
+        count = services.entries_check_in_all(event=event, actor=actor(request))
+    except TournamentError as error:
+        return _players(request, event, error=error.message, status=error.status)
+    messages.success(
+        request,
+        ngettext("%(n)s player checked in.", "%(n)s players checked in.", count) % {"n": count},
+    )
+    return _back(event, _filter(request))
+
+
+@organiser_required
+@require_POST
+def withdraw(request, event: Event, entry_id: int):
+    """The player leaves the event: later rounds go without them; results so far stand."""
+    entry = _entry(event, entry_id)
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        message = _("Keep the reason under 500 characters.")
+        return _entry_changed(request, event, entry, error=message, status=400)
+    if entry.withdrawn:
+        message = _("%(name)s has withdrawn.") % {"name": entry.player.name}
+        return _entry_changed(request, event, entry, error=message, status=409)
+    services.entry_withdraw(entry=entry, reason=form.cleaned_data["reason"], actor=actor(request))
+    return _entry_changed(request, event, entry)
