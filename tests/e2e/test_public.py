@@ -1,0 +1,135 @@
+"""The public event pages on a player's phone: the event's home, "where do I sit?", the
+round's tables, a player's page, the projector, and the standings updating by themselves
+after a table's result is confirmed. The event is set up through the services (9 players,
+round 1 published; the pairing runs at once, Celery being eager)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import autoplay
+from scoring import services as scoring
+from tournaments import services
+from tournaments.models import Event, Round
+
+from .checks import check_screen
+from .conftest import DESKTOP
+from .test_organise import PLAYERS
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def event(live_server) -> Event:
+    club = services.club_create(name="Varna Blato Club")
+    event = services.event_create(
+        club=club, name="Spring Open", rounds_planned=2, seed=358, actor="olga"
+    )
+    services.players_register(event=event, names=PLAYERS, checked_in=True, actor="olga")
+    round_ = services.round_create(event=event, actor="olga")  # paired once committed
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.DRAFT, round_.build_error
+    services.round_publish(round_=round_, actor="olga")
+    return event
+
+
+def seat_of(event: Event, name: str) -> tuple[int, int]:
+    """(table number, seat 1-3) of a player in round 1, from the database."""
+    for table in Round.objects.get(event=event, number=1).tables.all():
+        names = [player.name for player in table.seats]
+        if name in names:
+            return table.number, names.index(name) + 1
+    raise AssertionError(f"{name} has no seat")
+
+
+def find_my_seat(page, typed: str, pick: str | None = None) -> None:
+    page.get_by_label("Your name").fill(typed)
+    page.get_by_role("button", name="Find my seat").click()
+    if pick:
+        expect(page.get_by_role("heading", name="Which one are you?")).to_be_visible()
+        page.get_by_role("link", name=pick).click()
+
+
+def test_a_player_finds_the_table_and_the_standings_update_by_themselves(
+    live_server, event, new_phone, screenshot
+):
+    base = f"{live_server.url}/events/{event.slug}/"
+
+    # The standings, open on one phone: built when the round was published, nothing played.
+    wall = new_phone()
+    wall.goto(base + "standings/")
+    rows = wall.locator("#standings tbody tr")
+    expect(rows).to_have_count(len(PLAYERS))
+    before = wall.locator("#standings").inner_text()
+    wall.evaluate("window.stillTheSamePage = true")
+
+    # Table 1 plays its game and a player confirms the result (as its phone would). The
+    # standings are rebuilt at once (Celery eager); the open page polls every 15 s.
+    table = Round.objects.get(event=event, number=1).tables.get(number=1)
+    autoplay.play(table.game, random.Random(1), actor="table")
+    table.game.refresh_from_db()
+    scoring.game_confirm(game_id=table.game_id, actor=table.game.players[1])
+    snapshot = event.standings.first()
+    leader = next(p for p in event.entries.all() if p.player_id == snapshot.rows[0]["player"])
+
+    # Meanwhile a player looks for their seat on another phone.
+    phone = new_phone()
+    phone.goto(base)
+    expect(phone.get_by_role("heading", level=1)).to_contain_text("Spring Open")
+    check_screen(phone, "public-event", screenshot)
+    phone.get_by_role("link", name="Where do I sit?").first.click()
+    # "ova" is in four names: the page asks which one.
+    find_my_seat(phone, "ova", pick="Elena Todorova")
+    table_number, seat = seat_of(event, "Elena Todorova")
+    answer = phone.locator(".seat-answer")
+    expect(answer.get_by_role("heading", level=2)).to_have_text("Elena Todorova")
+    expect(answer.locator(".where")).to_have_text(f"Table {table_number} seat {seat}")
+    expect(answer.locator(".seat-rows li")).to_have_count(2)
+    check_screen(phone, "public-seat", screenshot)
+
+    answer.get_by_role("link", name="All your rounds and your standing").click()
+    expect(phone.get_by_role("heading", level=1)).to_contain_text("Elena Todorova")
+    expect(phone.locator(".table-card")).to_contain_text(f"Table {table_number}, seat {seat}")
+    check_screen(phone, "public-player", screenshot)
+
+    phone.get_by_role("link", name="Event", exact=True).click()
+    phone.get_by_role("link", name="Round 1: the tables").click()
+    expect(phone.locator(".table-card")).to_have_count(3)
+    expect(phone.locator(".table-card").first).to_contain_text("Confirmed")
+    check_screen(phone, "public-round", screenshot)
+
+    # The standings have changed without a reload: the leader has the first place's points.
+    first = rows.first
+    expect(first).to_contain_text(leader.player.name, timeout=20_000)
+    expect(wall.locator("#standings")).not_to_have_text(before, timeout=20_000)
+    assert wall.evaluate("window.stillTheSamePage") is True
+    check_screen(wall, "public-standings", screenshot)
+
+    # The projector on the wall, at desktop size.
+    projector = new_phone(viewport=DESKTOP, mobile=False)
+    projector.emulate_media(reduced_motion="reduce")
+    projector.goto(base + "projector/")
+    expect(projector.locator(".projector-tables > li")).to_have_count(3)
+    expect(projector.locator("table.standings tbody tr")).to_have_count(len(PLAYERS))
+    check_screen(projector, "public-projector", screenshot)
+
+
+def test_where_do_i_sit_without_javascript(live_server, event, new_phone, screenshot):
+    phone = new_phone(javascript=False)
+    phone.goto(f"{live_server.url}/events/{event.slug}/")
+    phone.get_by_role("link", name="Where do I sit?").first.click()
+    # Nothing typed: said next to the field.
+    phone.get_by_role("button", name="Find my seat").click()
+    expect(phone.locator("#seat-error")).to_have_text("Type your name, or a part of it.")
+    expect(phone.get_by_label("Your name")).to_have_attribute("aria-invalid", "true")
+    check_screen(phone, "public-seat-error", None)
+    find_my_seat(phone, "boris ivanov")
+    table_number, seat = seat_of(event, "Boris Ivanov")
+    expect(phone.locator(".where")).to_have_text(re.compile(rf"Table {table_number}\s+seat {seat}"))
+    check_screen(phone, "public-seat-nojs", None)
+    phone.get_by_role("link", name="Follow your table's score sheet").click()
+    expect(phone.locator("#deal-heading")).to_have_text("Deal 1 · hand 1 of 9")
