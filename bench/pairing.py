@@ -14,6 +14,8 @@ next two who have not met them). Ratios are totals over rounds 2..R (in round 1 
 level, so every draw has spread 0). With --reference, a much slower search started from our
 draw (`reference`) shows how much better a draw could do in the smaller fields, where the
 ideal is out of reach: late in a small event most neighbours in the standings have met.
+With --optimum, each round of up to 99 players is also solved exactly by integer programming
+(`bench.pairing_optimum`): the fewest repeats and least spread that any draw could have had.
 
 No-repeat: events of 9, 15 and 21 players (and the other sizes with a design) follow their
 plan; the benchmark counts the rounds played before the first repeat and times them. The
@@ -41,10 +43,14 @@ from tournaments.pairing.lots import lots
 from tournaments.pairing.search import Budget, Context, consecutive, polish, refine_windows
 from tournaments.pairing.simulation import Event
 
+from .pairing_optimum import optimum
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 SWISS_SIZES = (15, 99, 300, 999, 3000)
 SWISS_SIZES_QUICK = (15, 99, 300)
+#: --optimum considers tables up to this many places wider than our draw's widest.
+OPTIMUM_MARGIN = 6
 NO_REPEAT_PLANNED = (9, 15, 21, 12, 18, 24, 27, 30)
 NO_REPEAT_SEARCHED = (9, 15, 21, 30, 45, 99)
 NO_REPEAT_SEARCHED_QUICK = (9, 15, 21, 30)
@@ -86,7 +92,9 @@ def reference(ctx: Context, tables: list[list[int]]) -> list[list[int]]:
     return tables
 
 
-def swiss_event(players: int, rounds: int, seed: int, with_reference: bool = False) -> dict:
+def swiss_event(
+    players: int, rounds: int, seed: int, with_reference: bool = False, with_optimum: bool = False
+) -> dict:
     event = Event(players, Mode.SWISS, seed=seed)
     rows = []
     for _ in range(rounds):
@@ -105,11 +113,19 @@ def swiss_event(players: int, rounds: int, seed: int, with_reference: bool = Fal
         baseline = greedy(ctx, seated)
         greedy_seconds = time.perf_counter() - started
         count = len(ours)
+        extra = {}
         if with_reference:
             best = reference(ctx, ours)
-            extra = {"reference_spread": ctx.total(best)[1] / count}
-        else:
-            extra = {}
+            extra["reference_spread"] = ctx.total(best)[1] / count
+        if with_optimum and request.round_number > 1:
+            widest = max(ctx.spread(table) for table in ours)
+            best = optimum(ctx, seated, max_span=widest + OPTIMUM_MARGIN)
+            extra.update(
+                optimum_spread=best.spread / count,
+                optimum_repeats=best.repeats,
+                optimum_proven=best.proven,
+                optimum_max_span=widest + OPTIMUM_MARGIN,
+            )
         rows.append(
             {
                 "round": request.round_number,
@@ -131,8 +147,13 @@ def swiss_event(players: int, rounds: int, seed: int, with_reference: bool = Fal
     def total(key: str) -> float:
         return sum(row[key] for row in scored)
 
+    extra = {}
     if with_reference:
-        extra = {"reference_spread_vs_ideal": total("reference_spread") / total("ideal_spread")}
+        extra["reference_spread_vs_ideal"] = total("reference_spread") / total("ideal_spread")
+    if with_optimum:
+        extra["optimum_spread_vs_ideal"] = total("optimum_spread") / total("ideal_spread")
+        extra["optimum_repeats"] = sum(row["optimum_repeats"] for row in scored)
+        extra["optimum_proven"] = all(row["optimum_proven"] for row in scored)
     return {
         **extra,
         "players": players,
@@ -188,6 +209,7 @@ def print_swiss(results: list[dict]) -> None:
     print(head)
     for r in results:
         reference = r.get("reference_spread_vs_ideal")
+        best = r.get("optimum_spread_vs_ideal")
         print(
             f"{r['players']:>5} {r['max_seconds']:>9.3f} {r['mean_seconds']:>7.3f}"
             f" {r['repeats']:>7} {r['spread']:>7.2f} {r['ideal_spread']:>6.2f}"
@@ -195,6 +217,12 @@ def print_swiss(results: list[dict]) -> None:
             f" {r['greedy_spread_vs_ideal']:>7.2f} {r['greedy_repeats']:>6}"
             f" {r['spread_vs_greedy']:>8.2f}"
             + ("" if reference is None else f"  reference x ideal {reference:.2f}")
+            + (
+                ""
+                if best is None
+                else f"  optimum x ideal {best:.2f} ({r['optimum_repeats']} repeats"
+                f"{'' if r['optimum_proven'] else ', not proven: time limit'})"
+            )
         )
     print(
         "  x ideal: our spread / ideal (rounds 2-9); worst: worst single round; greedy: its"
@@ -235,11 +263,20 @@ def main(argv: list[str] | None = None) -> int:
         help="also run a slow, thorough search on each swiss round of up to 99 players, to see"
         " how far from the best possible our draws are (adds a minute or so)",
     )
+    parser.add_argument(
+        "--optimum",
+        action="store_true",
+        help="also solve each swiss round of up to 99 players exactly (integer programming"
+        " with SciPy's HiGHS; a few minutes): the best spread any draw could have had",
+    )
     args = parser.parse_args(argv)
 
     sizes = SWISS_SIZES_QUICK if args.quick else SWISS_SIZES
     searched = NO_REPEAT_SEARCHED_QUICK if args.quick else NO_REPEAT_SEARCHED
-    swiss = [swiss_event(n, args.rounds, args.seed, args.reference and n <= 99) for n in sizes]
+    swiss = [
+        swiss_event(n, args.rounds, args.seed, args.reference and n <= 99, args.optimum and n <= 99)
+        for n in sizes
+    ]
     print_swiss(swiss)
     no_repeat = [no_repeat_event(n, args.seed, True, 60.0) for n in NO_REPEAT_PLANNED]
     no_repeat += [no_repeat_event(n, args.seed, False, 60.0) for n in searched]
@@ -248,7 +285,10 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.mkdir(exist_ok=True)
     out = RESULTS / ("pairing-quick.json" if args.quick else "pairing.json")
     report = {
-        "command": "python -m bench.pairing" + (" --quick" if args.quick else ""),
+        "command": "python -m bench.pairing"
+        + "".join(
+            f" --{flag}" for flag in ("quick", "reference", "optimum") if getattr(args, flag)
+        ),
         "seed": args.seed,
         "machine": {
             "python": sys.version.split()[0],
