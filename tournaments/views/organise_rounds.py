@@ -164,16 +164,27 @@ def _refused(request, event, round_, error: TournamentError | ScoringError, **kw
     return _render(request, event, round_, error=error.message, status=error.status, **kwargs)
 
 
+def _round_step(request, event: Event, number: int, service, message: str, then=None):
+    """One step of a round's life (`service`); a refusal shows the round page with the reason,
+    success says `message` (with the round's number) and goes `then` (the round page)."""
+    round_ = _round(event, number)
+    try:
+        service(round_=round_, actor=actor(request))
+    except TournamentError as error:
+        return _refused(request, event, round_, error)
+    if then is None:
+        return _after(request, event, round_, message % {"n": number})
+    messages.success(request, message % {"n": number})
+    return then()
+
+
 @organiser_required
 @require_POST
 def round_retry(request, event: Event, number: int):
     """Build a failed (or draft) round again, e.g. after check-ins changed."""
-    round_ = _round(event, number)
-    try:
-        services.round_retry(round_=round_, actor=actor(request))
-    except TournamentError as error:
-        return _refused(request, event, round_, error)
-    return _after(request, event, round_, _("Round %(n)s is being built again.") % {"n": number})
+    return _round_step(
+        request, event, number, services.round_retry, _("Round %(n)s is being built again.")
+    )
 
 
 @organiser_required
@@ -199,25 +210,21 @@ def round_swap(request, event: Event, number: int):
 @require_POST
 def round_publish(request, event: Event, number: int):
     """Publish the draft: every table gets its game and its keeper link."""
-    round_ = _round(event, number)
-    try:
-        services.round_publish(round_=round_, actor=actor(request))
-    except TournamentError as error:
-        return _refused(request, event, round_, error)
-    return _after(request, event, round_, _("Round %(n)s published.") % {"n": number})
+    return _round_step(request, event, number, services.round_publish, _("Round %(n)s published."))
 
 
 @organiser_required
 @require_POST
 def round_close(request, event: Event, number: int):
     """Close the round; the service refuses while a result is unconfirmed."""
-    round_ = _round(event, number)
-    try:
-        services.round_close(round_=round_, actor=actor(request))
-    except TournamentError as error:
-        return _refused(request, event, round_, error)
-    messages.success(request, _("Round %(n)s closed.") % {"n": number})
-    return redirect("tournaments:organise_event", slug=event.slug)
+    return _round_step(
+        request,
+        event,
+        number,
+        services.round_close,
+        _("Round %(n)s closed."),
+        then=lambda: redirect("tournaments:organise_event", slug=event.slug),
+    )
 
 
 def _table(round_: Round, number: int) -> Table:
