@@ -1,9 +1,10 @@
 """Project-wide test setup.
 
 - Tests marked ``postgres`` are deselected (not skipped) unless the database is PostgreSQL,
-  tests marked ``worker`` unless CELERY_WORKER_TESTS=1, and browser tests (``e2e``) when
-  Chromium or Playwright is missing (an error instead with E2E_REQUIRED=1); a line says how
-  many and why.
+  tests marked ``worker`` unless CELERY_WORKER_TESTS=1, tests marked ``rabbitmq`` unless
+  RABBITMQ_URL names a RabbitMQ broker (.ci/run sets it when one answers), and browser
+  tests (``e2e``) when Chromium or Playwright is missing (an error instead with
+  E2E_REQUIRED=1); a line says how many and why.
 - With FAIL_ON_SKIP set (CI sets it), any skipped test fails the run.
 """
 
@@ -34,6 +35,8 @@ def pytest_collection_modifyitems(config, items):
         reasons["postgres"] = f"the database is {connection.vendor}, not PostgreSQL"
     if os.environ.get("CELERY_WORKER_TESTS") != "1":
         reasons["worker"] = "CELERY_WORKER_TESTS is not 1"
+    if not os.environ.get("RABBITMQ_URL"):
+        reasons["rabbitmq"] = "RABBITMQ_URL is not set"
     browser = browser_missing()
     if browser:
         if os.environ.get("E2E_REQUIRED") == "1":
