@@ -13,13 +13,17 @@ from .models import Event, Round
 
 
 def events_with_stale_standings() -> list[int]:
-    """Open events whose newest standings were built from older results (or never built)."""
-    stale = []
-    for event in Event.objects.exclude(status=Event.Status.CLOSED).filter(rounds__isnull=False):
-        latest = event.standings.first()
-        if latest is None or latest.results_stamp != bridge.results_stamp(event):
-            stale.append(event.pk)
-    return sorted(set(stale))
+    """Open events whose newest standings were built from older results (or never built).
+
+    Each event once (distinct: the join to its rounds would list it once per round, and the
+    stamp is dear), and only the newest snapshot's stamp read, not its rows."""
+    events = Event.objects.exclude(status=Event.Status.CLOSED).filter(rounds__isnull=False)
+    return [
+        event.pk
+        for event in events.distinct().order_by("pk")
+        if event.standings.values_list("results_stamp", flat=True).first()
+        != bridge.results_stamp(event)
+    ]
 
 
 def rounds_waiting_for_pairing() -> list[int]:
