@@ -67,8 +67,12 @@ def round_byes(round_: Round) -> list:
     return list(round_.byes.select_related("player").order_by("player__name"))
 
 
+#: The rounds the public may see: a draft may still change.
+PUBLIC_ROUNDS = (Round.Status.PUBLISHED, Round.Status.CLOSED)
+
+
 def published_rounds(event: Event):
-    return event.rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+    return event.rounds.filter(status__in=PUBLIC_ROUNDS)
 
 
 # --- the public pages ---------------------------------------------------------------------------

@@ -327,19 +327,17 @@ def _etag(*parts) -> str:
     return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
-def _not_modified(request, etag: str) -> HttpResponse | None:
-    response = get_conditional_response(request, etag=etag)
-    if response is not None:
-        response["ETag"] = etag
-        patch_cache_control(response, private=True, no_cache=True)
-    return response
-
-
 def _polled(response: HttpResponse, etag: str) -> HttpResponse:
     """Every poll asks again (no-cache), and the browser sends the ETag back with it."""
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     return response
+
+
+def _not_modified(request, etag: str) -> HttpResponse | None:
+    """A 304 when the phone's copy is `etag` (headed like every poll's answer), else None."""
+    response = get_conditional_response(request, etag=etag)
+    return None if response is None else _polled(response, etag)
 
 
 def _standings_etag(snapshot_id, stale: bool, built_at) -> str:
@@ -363,41 +361,24 @@ def _rendering_key(event_pk: int, slug: str, etag: str) -> str:
     return f"standings-rendering:{event_pk}:{slug}:{etag}"
 
 
-def _standings_fragment(
-    request, event: Event, snapshot=None, stale: bool | None = None
-) -> tuple[str, str]:
-    """(ETag, HTML) of the standings fragment, rendered once per snapshot, staleness,
-    wording and language, then read from the cache.
-
-    With `snapshot` and `stale` given (the page has read them already) the names are read
-    only when the fragment is not kept; without them, the newest standings are read whole
-    (what the poll does after its cheap check said the phone's copy is out of date).
-    """
-    if stale is None:
-        view = selectors.standings_latest(event)
-    else:
-        etag = _standings_etag(snapshot.pk if snapshot else None, stale, _built(snapshot))
-        found = cache.get(_fragment_key(event.pk, event.slug, etag))
-        if found is not None:
-            return etag, found
+def _standings_fragment(request, event: Event, snapshot, stale: bool) -> tuple[str, str]:
+    """(ETag, HTML) of the standings fragment for this snapshot and staleness: rendered once
+    per snapshot, staleness, wording and language, then read from the cache. The players'
+    names are read only to render."""
+    built_at = snapshot.built_at if snapshot else None
+    etag = _standings_etag(snapshot.pk if snapshot else None, stale, built_at)
+    key = _fragment_key(event.pk, event.slug, etag)
+    html = cache.get(key)
+    if html is None:
         view = selectors.StandingsView(snapshot, stale, selectors.player_names(event))
-    snapshot = view.snapshot
-    etag = _standings_etag(snapshot.pk if snapshot else None, view.stale, _built(snapshot))
-    context = {"event": event, **standings_context(event, view)}
-    html = render_to_string(STANDINGS + "#standings", context, request)
-    cache.set(_fragment_key(event.pk, event.slug, etag), html, FRAGMENT_SECONDS)
-    cache.set(_last_key(event.pk, event.slug), (etag, html), LAST_SECONDS)
+        context = {"event": event, **standings_context(event, view)}
+        html = render_to_string(STANDINGS + "#standings", context, request)
+        cache.set(key, html, FRAGMENT_SECONDS)
+        cache.set(_last_key(event.pk, event.slug), (etag, html), LAST_SECONDS)
     return etag, html
 
 
-def _built(snapshot):
-    return snapshot.built_at if snapshot else None
-
-
 # --- the pages ---------------------------------------------------------------------------------
-
-
-PUBLIC_ROUNDS = (Round.Status.PUBLISHED, Round.Status.CLOSED)
 
 
 @require_GET
@@ -418,7 +399,7 @@ def event(request, event: Event):
     """The event's home: what it is, how far it has come, and where to look next."""
     progress = selectors.rounds_progress(event)
     latest = progress[-1] if progress else None
-    published = [p.round for p in progress if p.round.status in PUBLIC_ROUNDS]
+    published = [p.round for p in progress if p.round.status in selectors.PUBLIC_ROUNDS]
     context = {
         "event": event,
         "ruleset": ruleset_label(event.ruleset),
@@ -512,8 +493,7 @@ def round_detail(request, event: Event, number: int):
 def standings(request, event: Event):
     """The newest standings snapshot; the fragment inside (the kept one, shared with the
     poll) polls standings_live."""
-    snapshot, stale = selectors.standings_newest(event)
-    _, html = _standings_fragment(request, event, snapshot, stale)
+    _, html = _standings_fragment(request, event, *selectors.standings_newest(event))
     return render(request, STANDINGS, {"event": event, "standings_html": mark_safe(html)})
 
 
@@ -580,7 +560,8 @@ def _standings_live(request, event: Event):
             if html is not None:
                 return _polled(HttpResponse(html), etag)
     try:
-        new_etag, html = _standings_fragment(request, event)  # may be newer still: its own ETag
+        # the newest standings, read whole: they may be newer still, under their own ETag
+        new_etag, html = _standings_fragment(request, event, *selectors.standings_newest(event))
     finally:
         cache.delete(rendering)
     if new_etag != etag:
