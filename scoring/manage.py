@@ -18,7 +18,7 @@ from . import presenters, selectors, services
 from .errors import ScoringError
 from .forms import ReasonForm
 from .models import Game
-from .views import _game, _keeper_link, _no_store, can_manage
+from .views import _game, _keeper_link, _no_store, actor, can_manage
 
 TEMPLATE = "scoring/manage.html"
 
@@ -45,7 +45,7 @@ def _page(request, game: Game, *, forms=None, error: str = "", status: int = 200
     context = {
         "game": game,
         "names": list(game.players),
-        "history": presenters.history(game, selectors.game_changes(game)),
+        "history": presenters.history(game, selectors.game_history(game)),
         "deals": presenters.entries_view(game, selectors.all_entries(game)),
         "keep_url": keep_url,
         "keep_qr": keep_qr,
@@ -62,12 +62,14 @@ def manage(request, game: Game):
     return _page(request, game)
 
 
-def _write(request, game: Game, name: str, form, write):
-    """Run one service write from a form; refusals come back on the page with their status."""
+def _write(request, game: Game, name: str, write, *, reason_required: bool = False):
+    """Run one service write, `write(actor, reason)`, from the reason form `name`; refusals
+    come back on the page with their status."""
+    form = ReasonForm(request.POST, prefix=name, required=reason_required)
     if not form.is_valid():
         return _page(request, game, forms={name: form}, status=400)
     try:
-        write(form.cleaned_data)
+        write(actor(request), form.cleaned_data["reason"])
     except ScoringError as failure:
         return _page(
             request, game, forms={name: form}, error=failure.message, status=failure.status
@@ -79,15 +81,12 @@ def _write(request, game: Game, name: str, form, write):
 @organiser_only
 def reopen(request, game: Game):
     """Unlock a confirmed result so deals can be corrected; the reason goes in the history."""
-    form = ReasonForm(request.POST, prefix="reopen")
     return _write(
         request,
         game,
         "reopen",
-        form,
-        lambda data: services.game_reopen(
-            game_id=game.pk, actor=request.user.get_username(), reason=data["reason"]
-        ),
+        lambda by, reason: services.game_reopen(game_id=game.pk, actor=by, reason=reason),
+        reason_required=True,
     )
 
 
@@ -95,13 +94,11 @@ def reopen(request, game: Game):
 @organiser_only
 def confirm(request, game: Game):
     """Confirm a finished result on the players' behalf (e.g. after a correction)."""
-    form = ReasonForm(request.POST, prefix="confirm", required=False)
     return _write(
         request,
         game,
         "confirm",
-        form,
-        lambda data: services.game_confirm(game_id=game.pk, actor=request.user.get_username()),
+        lambda by, reason: services.game_confirm(game_id=game.pk, actor=by),
     )
 
 
@@ -109,13 +106,9 @@ def confirm(request, game: Game):
 @organiser_only
 def secret(request, game: Game):
     """A new table secret: the old keeper link and every phone keeping with it stop working."""
-    form = ReasonForm(request.POST, prefix="secret", required=False)
     return _write(
         request,
         game,
         "secret",
-        form,
-        lambda data: services.secret_replace(
-            game_id=game.pk, actor=request.user.get_username(), reason=data["reason"]
-        ),
+        lambda by, reason: services.secret_replace(game_id=game.pk, actor=by, reason=reason),
     )

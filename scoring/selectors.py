@@ -29,11 +29,7 @@ def game_state_json(game: Game, entries: list[DealEntry] | None = None) -> dict:
     return engine.state_as_json(game_state(game, entries))
 
 
-def game_history(game: Game):
-    return game.changes.all()
-
-
-def game_changes(game: Game) -> list[GameChange]:
+def game_history(game: Game) -> list[GameChange]:
     """The whole history of a game, oldest first."""
     return list(game.changes.all())
 

@@ -271,7 +271,12 @@ def _render(
     template = f"{TABLE}#game" if partial else TABLE
     if partial and request.htmx and status >= 400:
         status = 200  # htmx swaps only successful answers; the error is in the partial
-    response = render(request, template, context, status=status)
+    return _revalidated(render(request, template, context, status=status))
+
+
+def _revalidated(response: HttpResponse) -> HttpResponse:
+    """The table page or its partial (which one, by HX-Request): asked for afresh each time,
+    kept by no shared cache."""
     patch_vary_headers(response, ("HX-Request",))
     patch_cache_control(response, private=True, no_cache=True)
     return response
@@ -323,10 +328,7 @@ def sheet(request, game_id: int):
         saved = (game.version, game.updated_at.timestamp())
         cache.set(_sheet_key(game.pk, saved), response.content, SHEET_SECONDS)
         return response
-    response = HttpResponse(html)
-    patch_vary_headers(response, ("HX-Request",))
-    patch_cache_control(response, private=True, no_cache=True)
-    return response
+    return _revalidated(HttpResponse(html))
 
 
 @require_GET
