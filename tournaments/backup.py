@@ -34,6 +34,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
+from typing import TypeVar
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -51,6 +53,8 @@ from . import bridge, pairing, standings
 from .errors import TournamentError
 from .models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
 
+M = TypeVar("M", bound=models.Model)
+
 FORMAT = "three-five-eight/event-backup"
 VERSION = 1
 
@@ -61,6 +65,79 @@ LOG_PLAYERS_KEY = "players"
 #: How many values one `IN (...)` lookup takes: well under every database's limit.
 CHUNK = 500
 
+# The plain fields of each kind of row, as the file holds them next to the row's `id`: one
+# list for both directions, so export and import cannot drift apart. A kind is a JSON type
+# (or "moment", a date and time in ISO 8601); "?" after it means null may stand too.
+# Relations and the JSON that names players are written out by hand below.
+CLUB = {"name": "str", "slug": "str", "created_at": "moment"}
+PLAYER = {"name": "str", "created_at": "moment"}
+EVENT = {
+    "name": "str",
+    "slug": "str",
+    "ruleset": "str",
+    "options": "dict",
+    "rounds_planned": "int",
+    "pairing_modes": "list",
+    "precedence": "list",
+    "placing_points": "list",
+    "bye_policy": "str",
+    "seed": "int",
+    "status": "str",
+    "created_at": "moment",
+}
+ENTRY = {"checked_in": "bool", "withdrawn": "bool", "joined_round": "int", "created_at": "moment"}
+ROUND = {
+    "number": "int",
+    "pairing_mode": "str",
+    "status": "str",
+    "build_error": "str",
+    "pairing_seconds": "number?",
+    "built_at": "moment?",
+    "published_at": "moment?",
+    "closed_at": "moment?",
+}
+TABLE = {"number": "int", "first_dealer": "int"}
+GAME = {
+    "ruleset": "str",
+    "options": "dict",
+    "players": "list",
+    "first_dealer": "int",
+    "secret": "str",
+    "result": "str",
+    "version": "int",
+    "totals": "list",
+    "placings": "list?",
+    "created_at": "moment",
+    "updated_at": "moment",
+    "confirmed_at": "moment?",
+    "confirmed_by": "str",
+}
+DEAL = {
+    "number": "int",
+    "calls": "list",
+    "tricks": "list?",
+    "last_tricks": "list?",
+    "entered_at": "moment",
+    "entered_by": "str",
+    "undone_at": "moment?",
+    "undone_by": "str",
+}
+CHANGE = {
+    "at": "moment",
+    "actor": "str",
+    "action": "str",
+    "deal_number": "int?",
+    "data": "dict",
+    "reason": "str",
+}
+STANDINGS = {
+    "built_at": "moment",
+    "rounds_complete": "int",
+    "results_stamp": "str",
+    "build_seconds": "number",
+}
+LOG = {"at": "moment", "actor": "str", "action": "str", "reason": "str"}
+
 
 @dataclass(frozen=True)
 class Imported:
@@ -68,6 +145,32 @@ class Imported:
 
     event: Event
     warnings: list[str] = field(default_factory=list)
+
+
+# --- player ids in JSON values, both ways ------------------------------------------------------
+
+
+def _flags_players(flags: list, convert: Callable[[object], object]) -> list:
+    """The flags with each player in their `players` converted (id to name, or back)."""
+    return [
+        {**flag, "players": [convert(player) for player in flag["players"]]}
+        if isinstance(flag, dict) and "players" in flag
+        else flag
+        for flag in flags
+    ]
+
+
+def _log_players(data: dict, convert: Callable[[object], object]) -> dict:
+    """The log line's data with the player under each of the two keys converted."""
+    data = dict(data)
+    if data.get(LOG_PLAYER_KEY) is not None:
+        data[LOG_PLAYER_KEY] = convert(data[LOG_PLAYER_KEY])
+    if isinstance(data.get(LOG_PLAYERS_KEY), list):
+        data[LOG_PLAYERS_KEY] = [convert(player) for player in data[LOG_PLAYERS_KEY]]
+    return data
+
+
+_pk = attrgetter("pk")
 
 
 # --- export -----------------------------------------------------------------------------------
@@ -92,69 +195,40 @@ def event_export(*, event: Event) -> dict:
     changes = _grouped(GameChange.objects.filter(**in_event).order_by("at", "pk"))
     live_stamp = bridge.results_stamp(event)
 
-    def name(player_id: object, where: str) -> str:
-        if player_id not in names:
-            raise TournamentError(f"{where} names player {player_id!r}, who has no entry")
-        return names[player_id]
+    def namer(where: str) -> Callable[[object], str]:
+        def name(player_id: object) -> str:
+            if player_id not in names:
+                raise TournamentError(f"{where} names player {player_id!r}, who has no entry")
+            return names[player_id]
 
-    club = event.club
+        return name
+
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": _moment_out(timezone.now()),
-        "club": {"id": club.pk, "name": club.name, "slug": club.slug, **_made(club)},
+        "club": _out(event.club, CLUB),
         "event": {
-            "id": event.pk,
-            "name": event.name,
-            "slug": event.slug,
-            "ruleset": event.ruleset,
-            "options": event.options,
-            "rounds_planned": event.rounds_planned,
-            "pairing_modes": event.pairing_modes,
-            "precedence": event.precedence,
-            "placing_points": event.placing_points,
-            "bye_policy": event.bye_policy,
-            "seed": event.seed,
-            "status": event.status,
-            "created_at": _moment_out(event.created_at),
+            **_out(event, EVENT),
             "organisers": sorted(user.get_username() for user in event.organisers.all()),
         },
         "entries": [
-            {
-                "id": entry.pk,
-                "player": {"id": entry.player_id, "name": entry.player.name, **_made(entry.player)},
-                "checked_in": entry.checked_in,
-                "withdrawn": entry.withdrawn,
-                "joined_round": entry.joined_round,
-                "created_at": _moment_out(entry.created_at),
-            }
-            for entry in entries
+            {**_out(entry, ENTRY), "player": _out(entry.player, PLAYER)} for entry in entries
         ],
-        "rounds": [_round_out(round_, name, deals, changes) for round_ in rounds],
+        "rounds": [_round_out(round_, namer, deals, changes) for round_ in rounds],
         "standings": [
             {
-                "id": snapshot.pk,
-                "built_at": _moment_out(snapshot.built_at),
-                "rounds_complete": snapshot.rounds_complete,
-                "results_stamp": snapshot.results_stamp,
+                **_out(snapshot, STANDINGS),
                 "current": snapshot.results_stamp == live_stamp,
                 "rows": [
-                    {**row, "player": name(row.get("player"), f"standings {snapshot.pk}")}
+                    {**row, "player": namer(f"standings {snapshot.pk}")(row.get("player"))}
                     for row in snapshot.rows
                 ],
-                "build_seconds": snapshot.build_seconds,
             }
             for snapshot in event.standings.order_by("built_at", "pk")
         ],
         "log": [
-            {
-                "id": line.pk,
-                "at": _moment_out(line.at),
-                "actor": line.actor,
-                "action": line.action,
-                "data": _log_data_out(line.data, name, f"log entry {line.pk}"),
-                "reason": line.reason,
-            }
+            {**_out(line, LOG), "data": _log_players(line.data, namer(f"log entry {line.pk}"))}
             for line in event.log.order_by("at", "pk")
         ],
     }
@@ -167,8 +241,15 @@ def _grouped(rows) -> dict[int, list]:
     return by_game
 
 
-def _made(row) -> dict:
-    return {"created_at": _moment_out(row.created_at)}
+def _out(row: models.Model, spec: dict[str, str]) -> dict:
+    """The row's id and plain fields, as `spec` lists them."""
+    return {
+        "id": row.pk,
+        **{
+            key: _moment_out(getattr(row, key)) if kind.startswith("moment") else getattr(row, key)
+            for key, kind in spec.items()
+        },
+    }
 
 
 def _moment_out(value: datetime | None) -> str | None:
@@ -176,102 +257,33 @@ def _moment_out(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def _flags_out(flags: list, name: Callable[[object, str], str], where: str) -> list:
-    return [
-        {**flag, "players": [name(pid, where) for pid in flag["players"]]}
-        if isinstance(flag, dict) and "players" in flag
-        else flag
-        for flag in flags
-    ]
-
-
-def _log_data_out(data: dict, name: Callable[[object, str], str], where: str) -> dict:
-    data = dict(data)
-    if data.get(LOG_PLAYER_KEY) is not None:
-        data[LOG_PLAYER_KEY] = name(data[LOG_PLAYER_KEY], where)
-    if isinstance(data.get(LOG_PLAYERS_KEY), list):
-        data[LOG_PLAYERS_KEY] = [name(pid, where) for pid in data[LOG_PLAYERS_KEY]]
-    return data
-
-
-def _round_out(round_: Round, name, deals, changes) -> dict:
+def _round_out(round_: Round, namer, deals, changes) -> dict:
     where = f"round {round_.number}"
     return {
-        "id": round_.pk,
-        "number": round_.number,
-        "pairing_mode": round_.pairing_mode,
-        "status": round_.status,
-        "flags": _flags_out(round_.flags, name, where),
-        "build_error": round_.build_error,
-        "pairing_seconds": round_.pairing_seconds,
-        "built_at": _moment_out(round_.built_at),
-        "published_at": _moment_out(round_.published_at),
-        "closed_at": _moment_out(round_.closed_at),
+        **_out(round_, ROUND),
+        "flags": _flags_players(round_.flags, namer(where)),
         "tables": [
             {
-                "id": table.pk,
-                "number": table.number,
-                "seats": [name(pid, f"{where} table {table.number}") for pid in table.seat_ids],
-                "first_dealer": table.first_dealer,
-                "flags": _flags_out(table.flags, name, f"{where} table {table.number}"),
+                **_out(table, TABLE),
+                "seats": list(map(namer(f"{where} table {table.number}"), table.seat_ids)),
+                "flags": _flags_players(table.flags, namer(f"{where} table {table.number}")),
                 "game": None
                 if table.game is None
-                else _game_out(table.game, deals[table.game_id], changes[table.game_id]),
+                else {
+                    **_out(table.game, GAME),
+                    "deals": [_out(deal, DEAL) for deal in deals[table.game_id]],
+                    "changes": [_out(change, CHANGE) for change in changes[table.game_id]],
+                },
             }
             for table in round_.tables.all()
         ],
         "byes": [
             {
                 "id": bye.pk,
-                "player": name(bye.player_id, f"{where} bye"),
-                "flags": _flags_out(bye.flags, name, f"{where} bye"),
+                "player": namer(f"{where} bye")(bye.player_id),
+                "flags": _flags_players(bye.flags, namer(f"{where} bye")),
             }
             for bye in round_.byes.all()
-        ],
-    }
-
-
-def _game_out(game: Game, deals: list[DealEntry], changes: list[GameChange]) -> dict:
-    return {
-        "id": game.pk,
-        "ruleset": game.ruleset,
-        "options": game.options,
-        "players": game.players,
-        "first_dealer": game.first_dealer,
-        "secret": game.secret,
-        "result": game.result,
-        "version": game.version,
-        "totals": game.totals,
-        "placings": game.placings,
-        "created_at": _moment_out(game.created_at),
-        "updated_at": _moment_out(game.updated_at),
-        "confirmed_at": _moment_out(game.confirmed_at),
-        "confirmed_by": game.confirmed_by,
-        "deals": [
-            {
-                "id": deal.pk,
-                "number": deal.number,
-                "calls": deal.calls,
-                "tricks": deal.tricks,
-                "last_tricks": deal.last_tricks,
-                "entered_at": _moment_out(deal.entered_at),
-                "entered_by": deal.entered_by,
-                "undone_at": _moment_out(deal.undone_at),
-                "undone_by": deal.undone_by,
-            }
-            for deal in deals
-        ],
-        "changes": [
-            {
-                "id": change.pk,
-                "at": _moment_out(change.at),
-                "actor": change.actor,
-                "action": change.action,
-                "deal_number": change.deal_number,
-                "data": change.data,
-                "reason": change.reason,
-            }
-            for change in changes
         ],
     }
 
@@ -343,6 +355,15 @@ class _Obj:
         for index, item in enumerate(self.get(key, "list")):
             yield item, f"{self.at(key)}[{index}]"
 
+    def read(self, key: str, kind: str):
+        """The value under `key`, of a kind as the field lists give it ("?": or null)."""
+        null, kind = kind.endswith("?"), kind.removesuffix("?")
+        return self.moment(key, null=null) if kind == "moment" else self.get(key, kind, null=null)
+
+    def row(self, model: type[M], spec: dict[str, str]) -> M:
+        """An unsaved row of `model`: the file's id and the plain fields `spec` lists."""
+        return model(pk=self.id(), **{key: self.read(key, kind) for key, kind in spec.items()})
+
 
 def _clean(row: models.Model, where: str) -> None:
     """The model's own checks on plain fields (lengths, choices, ranges, slugs); relations
@@ -358,25 +379,18 @@ def _clean(row: models.Model, where: str) -> None:
         raise _bad(where, f"has a bad value ({problems})") from None
 
 
-def _stamps(row: models.Model, fields: Iterable[str]) -> dict:
-    return {name: getattr(row, name) for name in fields}
-
-
 @dataclass
 class _Rows:
-    """One kind of unsaved row, in file order, with the timestamps Django would overwrite."""
+    """One kind of unsaved row, in file order."""
 
     model: type[models.Model]
-    stamped: tuple[str, ...] = ()
     rows: list = field(default_factory=list)
-    stamps: list[dict] = field(default_factory=list)
     #: How to fill in each row's relations once the rows they point to have ids.
     links: list[Callable[[], None]] = field(default_factory=list)
 
     def add(self, row: models.Model, where: str, link: Callable[[], None] | None = None):
         _clean(row, where)
         self.rows.append(row)
-        self.stamps.append(_stamps(row, self.stamped))
         if link is not None:
             self.links.append(link)
         return row
@@ -439,15 +453,15 @@ def _read(data: object) -> _Plan:
         event=event,
         organisers=organisers,
         players={},
-        entries=_Rows(Entry, ("created_at",)),
-        games=_Rows(Game, ("created_at", "updated_at")),
-        deals=_Rows(DealEntry, ("entered_at",)),
-        changes=_Rows(GameChange, ("at",)),
+        entries=_Rows(Entry),
+        games=_Rows(Game),
+        deals=_Rows(DealEntry),
+        changes=_Rows(GameChange),
         rounds=_Rows(Round),
         tables=_Rows(Table),
         byes=_Rows(Bye),
-        standings=_Rows(Standings, ("built_at",)),
-        log=_Rows(EventLog, ("at",)),
+        standings=_Rows(Standings),
+        log=_Rows(EventLog),
         current=[],
     )
     _read_entries(top, plan)
@@ -471,36 +485,14 @@ def _no_twice(ids: list[int], model) -> None:
 
 
 def _read_club(top: _Obj) -> Club:
-    obj = _Obj(top.value["club"], "club", ["id", "name", "slug", "created_at"])
-    club = Club(
-        pk=obj.id(),
-        name=obj.get("name", "str"),
-        slug=obj.get("slug", "str"),
-        created_at=obj.moment("created_at"),
-    )
+    club = _Obj(top.value["club"], "club", ["id", *CLUB]).row(Club, CLUB)
     _clean(club, "club")
     return club
 
 
 def _read_event(top: _Obj) -> tuple[Event, list[str]]:
-    keys = ["id", "name", "slug", "ruleset", "options", "rounds_planned", "pairing_modes"]
-    keys += ["precedence", "placing_points", "bye_policy", "seed", "status", "created_at"]
-    obj = _Obj(top.value["event"], "event", [*keys, "organisers"])
-    event = Event(
-        pk=obj.id(),
-        name=obj.get("name", "str"),
-        slug=obj.get("slug", "str"),
-        ruleset=obj.get("ruleset", "str"),
-        options=obj.get("options", "dict"),
-        rounds_planned=obj.get("rounds_planned", "int"),
-        pairing_modes=obj.get("pairing_modes", "list"),
-        precedence=obj.get("precedence", "list"),
-        placing_points=obj.get("placing_points", "list"),
-        bye_policy=obj.get("bye_policy", "str"),
-        seed=obj.get("seed", "int"),
-        status=obj.get("status", "str"),
-        created_at=obj.moment("created_at"),
-    )
+    obj = _Obj(top.value["event"], "event", ["id", *EVENT, "organisers"])
+    event = obj.row(Event, EVENT)
     _clean(event, "event")
     try:
         engine.Rules.build(event.ruleset, event.options)
@@ -522,25 +514,18 @@ def _read_event(top: _Obj) -> tuple[Event, list[str]]:
 
 
 def _read_entries(top: _Obj, plan: _Plan) -> None:
-    keys = ["id", "player", "checked_in", "withdrawn", "joined_round", "created_at"]
     for item, where in top.items("entries"):
-        obj = _Obj(item, where, keys)
-        who = _Obj(obj.value["player"], obj.at("player"), ["id", "name", "created_at"])
+        obj = _Obj(item, where, ["id", *ENTRY, "player"])
+        who = _Obj(obj.value["player"], obj.at("player"), ["id", *PLAYER])
         name = who.get("name", "str")
         if name != " ".join(name.split()) or not name:
             raise _bad(who.at("name"), f"is not a player's name: {name!r}")
         if name in plan.players:
             raise _bad(where, f"enters {name!r} a second time")
-        player = Player(pk=who.id(), name=name, created_at=who.moment("created_at"))
+        player = who.row(Player, PLAYER)
         _clean(player, obj.at("player"))
         plan.players[name] = player
-        entry = Entry(
-            pk=obj.id(),
-            checked_in=obj.get("checked_in", "bool"),
-            withdrawn=obj.get("withdrawn", "bool"),
-            joined_round=obj.get("joined_round", "int"),
-            created_at=obj.moment("created_at"),
-        )
+        entry = obj.row(Entry, ENTRY)
         plan.entries.add(entry, where, _linker(entry, event=plan.event, player=player))
 
 
@@ -580,37 +565,16 @@ def _flags_in(value: object, where: str, plan: _Plan) -> list:
     return flags
 
 
-def _flags_ids(flags: list) -> list:
-    return [
-        {**flag, "players": [player.pk for player in flag["players"]]}
-        if "players" in flag
-        else flag
-        for flag in flags
-    ]
-
-
 def _read_round(item: object, where: str, number: int, plan: _Plan, secrets: set[str]) -> None:
-    keys = ["id", "number", "pairing_mode", "status", "flags", "build_error", "pairing_seconds"]
-    keys += ["built_at", "published_at", "closed_at", "tables", "byes"]
-    obj = _Obj(item, where, keys)
+    obj = _Obj(item, where, ["id", *ROUND, "flags", "tables", "byes"])
     if obj.get("number", "int") != number:
         raise _bad(obj.at("number"), f"must be {number}: rounds are numbered 1, 2, … in order")
-    round_ = Round(
-        pk=obj.id(),
-        number=number,
-        pairing_mode=obj.get("pairing_mode", "str"),
-        status=obj.get("status", "str"),
-        build_error=obj.get("build_error", "str"),
-        pairing_seconds=obj.get("pairing_seconds", "number", null=True),
-        built_at=obj.moment("built_at", null=True),
-        published_at=obj.moment("published_at", null=True),
-        closed_at=obj.moment("closed_at", null=True),
-    )
+    round_ = obj.row(Round, ROUND)
     flags = _flags_in(obj.value["flags"], obj.at("flags"), plan)
 
     def link_round() -> None:
         round_.event = plan.event
-        round_.flags = _flags_ids(flags)
+        round_.flags = _flags_players(flags, _pk)
 
     plan.rounds.add(round_, where, link_round)
     published = round_.status in (Round.Status.PUBLISHED, Round.Status.CLOSED)
@@ -637,25 +601,21 @@ def _read_round(item: object, where: str, number: int, plan: _Plan, secrets: set
         def link_bye(bye=bye, player=player, bye_flags=bye_flags) -> None:
             bye.round = round_
             bye.player = player
-            bye.flags = _flags_ids(bye_flags)
+            bye.flags = _flags_players(bye_flags, _pk)
 
         plan.byes.add(bye, bye_where, link_bye)
 
 
 def _read_table(item, where, round_, plan, secrets, published) -> tuple[Table, list[str]]:
     """A table and the names at its seats (to check that nobody plays twice in a round)."""
-    obj = _Obj(item, where, ["id", "number", "seats", "first_dealer", "flags", "game"])
+    obj = _Obj(item, where, ["id", *TABLE, "seats", "flags", "game"])
     seats = obj.get("seats", "list")
     if len(seats) != 3:
         raise _bad(obj.at("seats"), "must name three players")
     players = [_player(plan, name, f"{obj.at('seats')}[{seat}]") for seat, name in enumerate(seats)]
     if len({player.name for player in players}) != 3:
         raise _bad(obj.at("seats"), "seats a player twice")
-    table = Table(
-        pk=obj.id(),
-        number=obj.get("number", "int"),
-        first_dealer=obj.get("first_dealer", "int"),
-    )
+    table = obj.row(Table, TABLE)
     if table.first_dealer not in (0, 1, 2):
         raise _bad(obj.at("first_dealer"), "must be a seat: 0, 1 or 2")
     flags = _flags_in(obj.value["flags"], obj.at("flags"), plan)
@@ -670,81 +630,31 @@ def _read_table(item, where, round_, plan, secrets, published) -> tuple[Table, l
     def link() -> None:
         table.round = round_
         table.seat_0, table.seat_1, table.seat_2 = players
-        table.flags = _flags_ids(flags)
+        table.flags = _flags_players(flags, _pk)
         table.game = game
 
     return plan.tables.add(table, where, link), [player.name for player in players]
 
 
 def _read_game(item: object, where: str, plan: _Plan, secrets: set[str]) -> Game:
-    keys = ["id", "ruleset", "options", "players", "first_dealer", "secret", "result"]
-    keys += ["version", "totals", "placings", "created_at", "updated_at", "confirmed_at"]
-    keys += ["confirmed_by", "deals", "changes"]
-    obj = _Obj(item, where, keys)
-    names = obj.get("players", "list")
-    if len(names) != 3 or not all(isinstance(name, str) and name for name in names):
+    obj = _Obj(item, where, ["id", *GAME, "deals", "changes"])
+    game = obj.row(Game, GAME)
+    if len(game.players) != 3 or not all(isinstance(name, str) and name for name in game.players):
         raise _bad(obj.at("players"), "must be three names, by seat")
-    secret = obj.get("secret", "str")
-    if not secret or secret in secrets:
+    if not game.secret or game.secret in secrets:
         raise _bad(obj.at("secret"), "must be a table secret, different at every table")
-    secrets.add(secret)
-    game = Game(
-        pk=obj.id(),
-        ruleset=obj.get("ruleset", "str"),
-        options=obj.get("options", "dict"),
-        players=names,
-        first_dealer=obj.get("first_dealer", "int"),
-        secret=secret,
-        result=obj.get("result", "str"),
-        version=obj.get("version", "int"),
-        totals=obj.get("totals", "list"),
-        placings=obj.get("placings", "list", null=True),
-        created_at=obj.moment("created_at"),
-        updated_at=obj.moment("updated_at"),
-        confirmed_at=obj.moment("confirmed_at", null=True),
-        confirmed_by=obj.get("confirmed_by", "str"),
-    )
+    secrets.add(game.secret)
     plan.games.add(game, where)
-    live = []
+    deals = []
     for deal_item, deal_where in obj.items("deals"):
-        deal = _read_deal(deal_item, deal_where, game, plan)
-        if deal.undone_at is None:
-            live.append(deal)
+        deal = _Obj(deal_item, deal_where, ["id", *DEAL]).row(DealEntry, DEAL)
+        deals.append(plan.deals.add(deal, deal_where, _linker(deal, game=game)))
     for change_item, change_where in obj.items("changes"):
-        change_obj = _Obj(
-            change_item,
-            change_where,
-            ["id", "at", "actor", "action", "deal_number", "data"] + ["reason"],
-        )
-        change = GameChange(
-            pk=change_obj.id(),
-            at=change_obj.moment("at"),
-            actor=change_obj.get("actor", "str"),
-            action=change_obj.get("action", "str"),
-            deal_number=change_obj.get("deal_number", "int", null=True),
-            data=change_obj.get("data", "dict"),
-            reason=change_obj.get("reason", "str"),
-        )
+        change = _Obj(change_item, change_where, ["id", *CHANGE]).row(GameChange, CHANGE)
         plan.changes.add(change, change_where, _linker(change, game=game))
-    _check_game(game, sorted(live, key=lambda deal: deal.number), where)
+    live = sorted((deal for deal in deals if deal.undone_at is None), key=lambda deal: deal.number)
+    _check_game(game, live, where)
     return game
-
-
-def _read_deal(item: object, where: str, game: Game, plan: _Plan) -> DealEntry:
-    keys = ["id", "number", "calls", "tricks", "last_tricks", "entered_at", "entered_by"]
-    obj = _Obj(item, where, [*keys, "undone_at", "undone_by"])
-    deal = DealEntry(
-        pk=obj.id(),
-        number=obj.get("number", "int"),
-        calls=obj.get("calls", "list"),
-        tricks=obj.get("tricks", "list", null=True),
-        last_tricks=obj.get("last_tricks", "list", null=True),
-        entered_at=obj.moment("entered_at"),
-        entered_by=obj.get("entered_by", "str"),
-        undone_at=obj.moment("undone_at", null=True),
-        undone_by=obj.get("undone_by", "str"),
-    )
-    return plan.deals.add(deal, where, _linker(deal, game=game))
 
 
 def _check_game(game: Game, live: list[DealEntry], where: str) -> None:
@@ -777,20 +687,13 @@ def _check_game(game: Game, live: list[DealEntry], where: str) -> None:
 
 
 def _read_snapshot(item: object, where: str, plan: _Plan) -> None:
-    keys = ["id", "built_at", "rounds_complete", "results_stamp", "current", "rows"]
-    obj = _Obj(item, where, [*keys, "build_seconds"])
+    obj = _Obj(item, where, ["id", *STANDINGS, "current", "rows"])
     rows = []
     for row, row_where in obj.items("rows"):
         if not isinstance(row, dict) or "player" not in row:
             raise _bad(row_where, "must be a standings row (an object with a player)")
         rows.append({**row, "player": _player(plan, row["player"], f"{row_where}.player")})
-    snapshot = Standings(
-        pk=obj.id(),
-        built_at=obj.moment("built_at"),
-        rounds_complete=obj.get("rounds_complete", "int"),
-        results_stamp=obj.get("results_stamp", "str"),
-        build_seconds=obj.get("build_seconds", "number"),
-    )
+    snapshot = obj.row(Standings, STANDINGS)
 
     def link() -> None:
         snapshot.event = plan.event
@@ -802,35 +705,16 @@ def _read_snapshot(item: object, where: str, plan: _Plan) -> None:
 
 
 def _read_log_line(item: object, where: str, plan: _Plan) -> None:
-    obj = _Obj(item, where, ["id", "at", "actor", "action", "data", "reason"])
-    data = dict(obj.get("data", "dict"))
-    one = data.get(LOG_PLAYER_KEY)
-    if one is not None:
-        data[LOG_PLAYER_KEY] = _player(plan, one, obj.at(f"data.{LOG_PLAYER_KEY}"))
-    many = data.get(LOG_PLAYERS_KEY)
-    if many is not None:
-        if not isinstance(many, list):
-            raise _bad(obj.at(f"data.{LOG_PLAYERS_KEY}"), "must be a list of names")
-        data[LOG_PLAYERS_KEY] = [
-            _player(plan, name, obj.at(f"data.{LOG_PLAYERS_KEY}")) for name in many
-        ]
-    line = EventLog(
-        pk=obj.id(),
-        at=obj.moment("at"),
-        actor=obj.get("actor", "str"),
-        action=obj.get("action", "str"),
-        reason=obj.get("reason", "str"),
-    )
+    obj = _Obj(item, where, ["id", *LOG, "data"])
+    data = obj.get("data", "dict")
+    if data.get(LOG_PLAYERS_KEY) is not None and not isinstance(data[LOG_PLAYERS_KEY], list):
+        raise _bad(obj.at(f"data.{LOG_PLAYERS_KEY}"), "must be a list of names")
+    data = _log_players(data, lambda name: _player(plan, name, obj.at("data")))
+    line = obj.row(EventLog, LOG)
 
     def link() -> None:
         line.event = plan.event
-        line.data = {
-            **data,
-            **({LOG_PLAYER_KEY: data[LOG_PLAYER_KEY].pk} if one is not None else {}),
-            **(
-                {LOG_PLAYERS_KEY: [p.pk for p in data[LOG_PLAYERS_KEY]]} if many is not None else {}
-            ),
-        }
+        line.data = _log_players(data, _pk)
 
     plan.log.add(line, where, link)
 
@@ -879,7 +763,7 @@ def _write(plan: _Plan) -> Imported:
     club = Club.objects.filter(slug=plan.club.slug).first()
     if club is None:
         club = plan.club
-        _insert(_one(club, ("created_at",)))
+        _insert(_Rows(Club, [club]))
     players = list(plan.players.values())
     file_ids = {player.name: player.pk for player in players}
     known = {
@@ -887,14 +771,12 @@ def _write(plan: _Plan) -> Imported:
         for chunk in _chunks([player.name for player in players])
         for player in Player.objects.filter(club=club, name__in=chunk)
     }
-    new_players = _Rows(Player, ("created_at",))
     for player in players:
         if player.name in known:
             player.pk, player.created_at = known[player.name].pk, known[player.name].created_at
         else:
             player.club = club
-            new_players.add(player, "a player")
-    _insert(new_players)
+    _insert(_Rows(Player, [player for player in players if player.name not in known]))
     moved = [p for p in players if file_ids[p.name] is not None and file_ids[p.name] != p.pk]
     if moved:
         warnings.append(
@@ -906,7 +788,7 @@ def _write(plan: _Plan) -> Imported:
         )
 
     event.club = club
-    _insert(_one(event, ("created_at",)))
+    _insert(_Rows(Event, [event]))
     _organisers(event, plan.organisers, warnings)
 
     game_ids = {id(game): game.pk for game in plan.games.rows}
@@ -923,13 +805,6 @@ def _write(plan: _Plan) -> Imported:
         stamp = bridge.results_stamp(event)
         Standings.objects.filter(pk__in=[s.pk for s in plan.current]).update(results_stamp=stamp)
     return Imported(event=event, warnings=warnings)
-
-
-def _one(row: models.Model, stamped: tuple[str, ...]) -> _Rows:
-    rows = _Rows(type(row), stamped)
-    rows.rows.append(row)
-    rows.stamps.append(_stamps(row, stamped))
-    return rows
 
 
 def _organisers(event: Event, usernames: list[str], warnings: list[str]) -> None:
@@ -950,6 +825,16 @@ def _chunks(values: list, size: int = CHUNK) -> Iterator[list]:
         yield values[start : start + size]
 
 
+def _stamped(model: type[models.Model]) -> list[str]:
+    """The fields Django sets itself on insert (auto_now_add, auto_now): a restore puts the
+    file's values back after it."""
+    return [
+        f.name
+        for f in model._meta.concrete_fields
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+    ]
+
+
 def _insert(rows: _Rows) -> None:
     """Save the rows with bulk inserts, keeping each file id that is still free.
 
@@ -960,6 +845,8 @@ def _insert(rows: _Rows) -> None:
     for link in rows.links:
         link()
     model = rows.model
+    stamped = _stamped(model)
+    stamps = [[getattr(row, name) for name in stamped] for row in rows.rows]
     wanted = [row.pk for row in rows.rows if row.pk is not None]
     taken = {
         pk
@@ -980,8 +867,8 @@ def _insert(rows: _Rows) -> None:
         if not connection.features.can_return_rows_from_bulk_insert:
             raise TournamentError(f"{connection.vendor} cannot give ids back from bulk inserts")
         model.objects.bulk_create(fresh)
-    if rows.stamped and rows.rows:
-        for row, stamps in zip(rows.rows, rows.stamps, strict=True):
-            for name, value in stamps.items():
+    if stamped and rows.rows:
+        for row, values in zip(rows.rows, stamps, strict=True):
+            for name, value in zip(stamped, values, strict=True):
                 setattr(row, name, value)
-        model.objects.bulk_update(rows.rows, list(rows.stamped))
+        model.objects.bulk_update(rows.rows, stamped)
