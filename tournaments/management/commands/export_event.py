@@ -43,7 +43,7 @@ class Command(BaseCommand):
 def _write_private(path: Path, text: str) -> None:
     """Write next to the target, readable by the owner only, then rename over it: a reader
     never sees half a backup, and a failed write leaves the previous file as it was."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
