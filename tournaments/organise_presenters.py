@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 import engine
 from scoring.models import Game
-from scoring.presenters import signed
+from scoring.presenters import PlacingView, signed
 
 from .models import PAIRING_MODES, EventLog, Round
 from .selectors import RoundProgress
@@ -209,19 +209,13 @@ def result_label(game: Game | None) -> str:
     return _("in play")
 
 
-@dataclass(frozen=True)
-class Placing:
-    place: int
-    name: str
-    total: str  # signed: +3, −2, 0
-
-
-def placings(game: Game | None) -> list[Placing]:
-    """The table's players first to last, once the engine has placed them."""
+def placings(game: Game | None) -> list[PlacingView]:
+    """The table's players first to last, once the engine has placed them (as the game's own
+    page lists them)."""
     if game is None or game.placings is None:
         return []
     return [
-        Placing(place, game.players[seat], signed(game.totals[seat]))
+        PlacingView(place, game.players[seat], signed(game.totals[seat]))
         for place, seat in enumerate(game.placings, start=1)
     ]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import segno
-from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,8 +19,9 @@ from django.views.decorators.http import require_GET
 
 from .. import organise_presenters as words
 from .. import selectors
-from ..models import Event, Round, Table
+from ..models import Event, Table
 from .organise_access import organiser_required, private
+from .organise_rounds import round_or_404
 
 QR_SCALE = 4
 
@@ -40,13 +40,6 @@ class Card:
     dealer: str
     keep_url: str = ""
     keep_qr: str = ""
-
-
-def _round(event: Event, number: int) -> Round:
-    try:
-        return selectors.round_by_number(event, number)
-    except Round.DoesNotExist:
-        raise Http404 from None
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -88,7 +81,7 @@ def _print(request, template: str, context: dict):
 @organiser_required
 @require_GET
 def cards(request, event: Event, number: int):
-    round_ = _round(event, number)
+    round_ = round_or_404(event, number)
     tables = selectors.round_tables(round_)
     context = {
         "event": event,
@@ -102,7 +95,7 @@ def cards(request, event: Event, number: int):
 @organiser_required
 @require_GET
 def sheets(request, event: Event, number: int):
-    round_ = _round(event, number)
+    round_ = round_or_404(event, number)
     rows, complete = words.sheet_rows(event.ruleset, event.options)
     context = {
         "event": event,
@@ -127,7 +120,7 @@ class Placement:
 @organiser_required
 @require_GET
 def pairings(request, event: Event, number: int):
-    round_ = _round(event, number)
+    round_ = round_or_404(event, number)
     placements = [
         Placement(player.name, table.number, seat + 1)
         for table in selectors.round_tables(round_)

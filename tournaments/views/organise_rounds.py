@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import ScoringError
 from scoring.models import Game
-from scoring.presenters import signed
+from scoring.presenters import PlacingView, signed
 
 from .. import organise_presenters as words
 from .. import selectors, services
@@ -47,7 +47,7 @@ class TableView:
     seats: list[SeatView]
     flags: list[str]
     result: str
-    placings: list[words.Placing]
+    placings: list[PlacingView]
     can_confirm: bool
     can_reopen: bool
     reopen_form: ReasonForm | None = None
@@ -63,7 +63,8 @@ class RoundPage:
     swap_choices: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _round(event: Event, number: int) -> Round:
+def round_or_404(event: Event, number: int) -> Round:
+    """The event's round by the URL's number (for these pages and the printed ones)."""
     try:
         return selectors.round_by_number(event, number)
     except Round.DoesNotExist:
@@ -147,7 +148,7 @@ def _render(
 def round_detail(request, event: Event, number: int):
     """The round page; htmx polls its body while the pairing task runs, and its results every
     10 s once published, so results arriving from the tables show up by themselves."""
-    round_ = _round(event, number)
+    round_ = round_or_404(event, number)
     partial = None
     if request.htmx:
         partial = "results" if request.GET.get("part") == "results" else "body"
@@ -167,7 +168,7 @@ def _refused(request, event, round_, error: TournamentError | ScoringError, **kw
 def _round_step(request, event: Event, number: int, service, message: str, then=None):
     """One step of a round's life (`service`); a refusal shows the round page with the reason,
     success says `message` (with the round's number) and goes `then` (the round page)."""
-    round_ = _round(event, number)
+    round_ = round_or_404(event, number)
     try:
         service(round_=round_, actor=actor(request))
     except TournamentError as error:
@@ -191,7 +192,7 @@ def round_retry(request, event: Event, number: int):
 @require_POST
 def round_swap(request, event: Event, number: int):
     """Swap two players of the draft; the pairing's flags are worked out again."""
-    round_ = _round(event, number)
+    round_ = round_or_404(event, number)
     form = SwapForm(request.POST, players=round_page(round_).swap_choices)
     if not form.is_valid():
         return _render(request, event, round_, swap_form=form, status=400)
@@ -247,7 +248,7 @@ def _table_done(request, event, round_, table: Table, message: str):
 @require_POST
 def result_confirm(request, event: Event, number: int, table_number: int):
     """Confirm a finished table's result for the players (it is then locked)."""
-    round_ = _round(event, number)
+    round_ = round_or_404(event, number)
     table = _table(round_, table_number)
     try:
         if table.game_id is None:
@@ -266,7 +267,7 @@ def result_confirm(request, event: Event, number: int, table_number: int):
 @require_POST
 def result_reopen(request, event: Event, number: int, table_number: int):
     """Unlock a confirmed result for a correction; the reason goes into both audit trails."""
-    round_ = _round(event, number)
+    round_ = round_or_404(event, number)
     table = _table(round_, table_number)
     form = ReasonForm(request.POST, prefix=f"t{table.number}")
     partial = "results" if request.htmx else None
