@@ -162,21 +162,33 @@ def _entry_changed(request, event: Event, entry: Entry, *, error: str = "", stat
     return _back(event, _filter(request))
 
 
+def _change_entry(request, event: Event, entry_id: int, form, invalid: str, change):
+    """One player's check-in or withdrawal: `form` must hold and the player must still be in
+    the event; then `change(entry, cleaned_data)` and the row (or the list) is shown again."""
+    entry = _entry(event, entry_id)
+    if not form.is_valid():
+        return _entry_changed(request, event, entry, error=invalid, status=400)
+    if entry.withdrawn:
+        message = _("%(name)s has withdrawn.") % {"name": entry.player.name}
+        return _entry_changed(request, event, entry, error=message, status=409)
+    change(entry, form.cleaned_data)
+    return _entry_changed(request, event, entry)
+
+
 @organiser_required
 @require_POST
 def check_in(request, event: Event, entry_id: int):
     """One tap: check the player in (or out)."""
-    entry = _entry(event, entry_id)
-    form = CheckInForm(request.POST)
-    if not form.is_valid():
-        return _entry_changed(request, event, entry, error=_("Check in or out?"), status=400)
-    if entry.withdrawn:
-        message = _("%(name)s has withdrawn.") % {"name": entry.player.name}
-        return _entry_changed(request, event, entry, error=message, status=409)
-    services.entry_check_in(
-        entry=entry, checked_in=form.cleaned_data["checked_in"], actor=actor(request)
+    return _change_entry(
+        request,
+        event,
+        entry_id,
+        CheckInForm(request.POST),
+        _("Check in or out?"),
+        lambda entry, data: services.entry_check_in(
+            entry=entry, checked_in=data["checked_in"], actor=actor(request)
+        ),
     )
-    return _entry_changed(request, event, entry)
 
 
 @organiser_required
@@ -197,13 +209,13 @@ def check_in_all(request, event: Event):
 @require_POST
 def withdraw(request, event: Event, entry_id: int):
     """The player leaves the event: later rounds go without them; results so far stand."""
-    entry = _entry(event, entry_id)
-    form = WithdrawForm(request.POST)
-    if not form.is_valid():
-        message = _("Keep the reason under 500 characters.")
-        return _entry_changed(request, event, entry, error=message, status=400)
-    if entry.withdrawn:
-        message = _("%(name)s has withdrawn.") % {"name": entry.player.name}
-        return _entry_changed(request, event, entry, error=message, status=409)
-    services.entry_withdraw(entry=entry, reason=form.cleaned_data["reason"], actor=actor(request))
-    return _entry_changed(request, event, entry)
+    return _change_entry(
+        request,
+        event,
+        entry_id,
+        WithdrawForm(request.POST),
+        _("Keep the reason under 500 characters."),
+        lambda entry, data: services.entry_withdraw(
+            entry=entry, reason=data["reason"], actor=actor(request)
+        ),
+    )
