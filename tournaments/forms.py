@@ -21,7 +21,11 @@ PLACES = (
     ("second", pgettext_lazy("place", "2nd")),
     ("third", pgettext_lazy("place", "3rd")),
 )
+PLACING_FIELDS = tuple(f"placing_{name}" for name, _label in PLACES)
+#: One field per standings metric: the first ranks, each next one breaks the ties left.
+PRECEDENCE_FIELDS = tuple(f"precedence_{n}" for n in range(1, len(standings.METRICS) + 1))
 MAX_ROUNDS = 30
+MAX_PLACING = 99
 MAX_PASTE = 100_000
 
 
@@ -30,11 +34,38 @@ def _numeric(field: forms.Field) -> forms.Field:
     return field
 
 
-def _precedence_field(position: int) -> forms.ChoiceField:
+def _placing_field(place: int, initial: int) -> forms.IntegerField:
+    return _numeric(
+        forms.IntegerField(
+            label=PLACES[place][1], min_value=-MAX_PLACING, max_value=MAX_PLACING, initial=initial
+        )
+    )
+
+
+def _game_option(label, max_value: int) -> forms.IntegerField:
+    """A number that, when given, overrides the game's own rule."""
+    return _numeric(
+        forms.IntegerField(
+            label=label,
+            required=False,
+            min_value=1,
+            max_value=max_value,
+            help_text=_("Leave empty for the game's own rule."),
+        )
+    )
+
+
+def _padded(precedence) -> list[str]:
+    """A precedence as one value per field, the fields beyond it empty."""
+    return [*precedence, *[""] * (len(PRECEDENCE_FIELDS) - len(precedence))]
+
+
+def _precedence_field(position: int, initial: str) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=_("Tie-break %(n)s") % {"n": position - 1} if position > 1 else _("Ranked first by"),
         choices=[("", _("(none)")), *((m, METRIC_LABELS[m]) for m in standings.METRICS)],
         required=False,
+        initial=initial,
     )
 
 
@@ -61,46 +92,32 @@ class EventSettingsForm(Form):
             "Rounds beyond the list use the last one. Modes: random, swiss, no-repeat."
         ),
     )
-    placing_first = _numeric(forms.IntegerField(label=PLACES[0][1], initial=2))
-    placing_second = _numeric(forms.IntegerField(label=PLACES[1][1], initial=1))
-    placing_third = _numeric(forms.IntegerField(label=PLACES[2][1], initial=0))
+    placing_first = _placing_field(0, initial=2)
+    placing_second = _placing_field(1, initial=1)
+    placing_third = _placing_field(2, initial=0)
     bye_policy = forms.ChoiceField(label=_("A bye scores"), choices=BYE_POLICIES, initial="second")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for position in range(1, len(standings.METRICS) + 1):
-            field = _precedence_field(position)
-            default = standings.DEFAULT_PRECEDENCE
-            field.initial = default[position - 1] if position <= len(default) else ""
-            self.fields[f"precedence_{position}"] = field
-        for name in ("placing_first", "placing_second", "placing_third"):
-            self.fields[name].min_value = -99
-            self.fields[name].max_value = 99
-            self.fields[name].widget.attrs.update(min=-99, max=99)
+        defaults = _padded(standings.DEFAULT_PRECEDENCE)
+        for position, name in enumerate(PRECEDENCE_FIELDS, start=1):
+            self.fields[name] = _precedence_field(position, initial=defaults[position - 1])
 
     @property
     def precedence_fields(self):
-        return [self[f"precedence_{n}"] for n in range(1, len(standings.METRICS) + 1)]
+        return [self[name] for name in PRECEDENCE_FIELDS]
 
     @property
     def placing_fields(self):
-        return [self[name] for name in ("placing_first", "placing_second", "placing_third")]
+        return [self[name] for name in PLACING_FIELDS]
 
     def clean(self):
         data = super().clean()
         listed = [mode.strip().lower() for mode in data.get("pairing_list", "").split(",")]
         listed = [mode for mode in listed if mode]
         data["pairing_modes"] = listed or [data.get("pairing_mode") or pairing.MODES[0]]
-        data["precedence"] = [
-            data[f"precedence_{n}"]
-            for n in range(1, len(standings.METRICS) + 1)
-            if data.get(f"precedence_{n}")
-        ]
-        data["placing_points"] = [
-            data.get("placing_first"),
-            data.get("placing_second"),
-            data.get("placing_third"),
-        ]
+        data["precedence"] = [data[name] for name in PRECEDENCE_FIELDS if data.get(name)]
+        data["placing_points"] = [data.get(name) for name in PLACING_FIELDS]
         return data
 
     def settings(self) -> dict:
@@ -126,13 +143,9 @@ class EventSettingsForm(Form):
             "bye_policy": event.bye_policy,
         }
         points = event.placing_points or [2, 1, 0]
-        for (name, _label), value in zip(PLACES, points, strict=True):
-            initial[f"placing_{name}"] = value
-        precedence = event.precedence or list(standings.DEFAULT_PRECEDENCE)
-        for position in range(1, len(standings.METRICS) + 1):
-            initial[f"precedence_{position}"] = (
-                precedence[position - 1] if position <= len(precedence) else ""
-            )
+        initial.update(zip(PLACING_FIELDS, points, strict=True))
+        precedence = event.precedence or standings.DEFAULT_PRECEDENCE
+        initial.update(zip(PRECEDENCE_FIELDS, _padded(precedence), strict=True))
         return initial
 
 
@@ -141,24 +154,8 @@ class EventCreateForm(EventSettingsForm):
 
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none())
     ruleset = forms.ChoiceField(label=_("Game"), initial="blato")
-    hands = _numeric(
-        forms.IntegerField(
-            label=_("Number of hands"),
-            required=False,
-            min_value=1,
-            max_value=99,
-            help_text=_("Leave empty for the game's own rule."),
-        )
-    )
-    goal = _numeric(
-        forms.IntegerField(
-            label=_("Points to win"),
-            required=False,
-            min_value=1,
-            max_value=999,
-            help_text=_("Leave empty for the game's own rule."),
-        )
-    )
+    hands = _game_option(_("Number of hands"), max_value=99)
+    goal = _game_option(_("Points to win"), max_value=999)
 
     field_order = ["club", "name", "ruleset", "hands", "goal"]
 

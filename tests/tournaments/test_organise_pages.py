@@ -132,6 +132,8 @@ def test_creating_an_event_makes_the_creator_an_organiser(organiser, organiser_c
         ({"precedence_2": "placing_points"}, "a metric is listed twice in precedence"),
         ({"placing_first": "0", "placing_second": "2"}, "must not pay a lower place more"),
         ({"ruleset": "three-five-eight", "hands": "0"}, "Ensure this value is greater than"),
+        ({"placing_first": "100"}, "Ensure this value is less than or equal to 99."),
+        ({"placing_third": "-100"}, "Ensure this value is greater than or equal to -99."),
     ],
 )
 def test_invalid_settings_come_back_with_the_services_message(organiser_client, change, message):
