@@ -74,9 +74,12 @@ def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -
         for table in tables:
             _play(table, rng)
         services.round_close(round_=round_, actor="simulator")
+        # The round's results are all in: the build to wait for is the one with this stamp
+        # (hashed once here, not at every poll).
+        stamp = bridge.results_stamp(event)
         snapshot = _wait_for(
             lambda: event.standings.first(),
-            lambda s: s is not None and s.results_stamp == bridge.results_stamp(event),
+            lambda s, stamp=stamp: s is not None and s.results_stamp == stamp,
             "the standings",
         )
         output["seconds"]["standings"].append(snapshot.build_seconds)
