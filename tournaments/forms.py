@@ -29,6 +29,14 @@ MAX_PLACING = 99
 MAX_PASTE = 100_000
 
 
+class OneLineName(forms.CharField):
+    """A name as it is stored: runs of spaces (or line breaks) become one space, so the
+    length is checked, and the name shown back, as the services keep it."""
+
+    def to_python(self, value):
+        return " ".join(super().to_python(value).split())
+
+
 def _numeric(field: forms.Field) -> forms.Field:
     field.widget.attrs.update(inputmode="numeric")
     return field
@@ -70,7 +78,7 @@ def _precedence_field(position: int, initial: str) -> forms.ChoiceField:
 
 
 class ClubForm(Form):
-    name = forms.CharField(label=_("Club name"), max_length=120)
+    name = OneLineName(label=_("Club name"), max_length=120)
 
 
 class EventSettingsForm(Form):
@@ -175,7 +183,7 @@ class EventCreateForm(EventSettingsForm):
 
 
 class PlayerForm(Form):
-    name = forms.CharField(label=_("Player's name"), max_length=MAX_NAME)
+    name = OneLineName(label=_("Player's name"), max_length=MAX_NAME)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -70,6 +70,13 @@ def test_adding_one_player_and_again(organiser_client, organised_event):
     assert entry.actor == "olga"
 
 
+def test_a_name_is_entered_and_announced_on_one_line(organiser_client, organised_event):
+    add = url(organised_event, "organise_player_add")
+    response = organiser_client.post(add, {"name": "  Ana \n  Petrova "})
+    assert "Ana Petrova entered." in text(organiser_client.get(response["Location"]))
+    assert names(organised_event) == ["Ana Petrova"]
+
+
 def test_a_pasted_list_enters_everyone_once(organiser_client, organised_event):
     register(organised_event, 1, start=2)  # "Player 002" is already entered
     pasted = "Player 001\n\nPlayer 002\nPlayer 003\nPlayer 001\n"

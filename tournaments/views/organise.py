@@ -55,7 +55,7 @@ def club_create(request):
     form = ClubForm(request.POST)
     if not form.is_valid():
         return _home(request, club_form=form, status=400)
-    club = services.club_create(name=" ".join(form.cleaned_data["name"].split()))
+    club = services.club_create(name=form.cleaned_data["name"])
     messages.success(request, _("Club %(name)s created.") % {"name": club.name})
     return redirect(f"{reverse('tournaments:organise_event_new')}?club={club.pk}")
 

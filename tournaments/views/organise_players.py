@@ -100,12 +100,12 @@ def player_add(request, event: Event):
     form = PlayerForm(request.POST)
     if not form.is_valid():
         return _players(request, event, player_form=form, status=400)
+    name = form.cleaned_data["name"]
     try:
-        added, _already = _register(request, event, [form.cleaned_data["name"]])
+        added, _already = _register(request, event, [name])
     except TournamentError as error:
         form.add_error("name", error.message)
         return _players(request, event, player_form=form, status=error.status)
-    name = " ".join(form.cleaned_data["name"].split())
     if added:
         messages.success(request, _("%(name)s entered.") % {"name": name})
     else:
