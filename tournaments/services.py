@@ -124,8 +124,18 @@ def players_register(
     return entries
 
 
+def _still_entered(entry: Entry) -> None:
+    """A withdrawal is final for the event: a withdrawn player is neither checked in (or out)
+    nor withdrawn again. Read under a row lock, so a withdrawal and a check-in sent at the same
+    moment cannot both pass."""
+    if Entry.objects.select_for_update().only("withdrawn").get(pk=entry.pk).withdrawn:
+        entry.withdrawn = True
+        raise NotAllowed(gettext("%(name)s has withdrawn.") % {"name": entry.player.name})
+
+
 @transaction.atomic
 def entry_check_in(*, entry: Entry, checked_in: bool = True, actor: str = "") -> Entry:
+    _still_entered(entry)
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
     _log(entry.event, actor, "checked_in" if checked_in else "checked_out", player=entry.player_id)
@@ -135,6 +145,7 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True, actor: str = "") ->
 @transaction.atomic
 def entry_withdraw(*, entry: Entry, actor: str = "", reason: str = "") -> Entry:
     """A withdrawn player is left out of later rounds; results so far stand."""
+    _still_entered(entry)
     entry.withdrawn = True
     entry.save(update_fields=["withdrawn"])
     _log(entry.event, actor, "withdrawn", reason, player=entry.player_id)

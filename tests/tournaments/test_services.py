@@ -137,6 +137,19 @@ def test_byes_go_round_and_a_withdrawn_player_is_left_out(event):
     assert len(seated) == 6 and not second.byes.exists()
 
 
+def test_a_withdrawal_is_final_even_for_a_stale_copy_of_the_entry(event):
+    entry = field(event, 3)[0]
+    stale = Entry.objects.get(pk=entry.pk)  # read before the withdrawal, as a second tab would
+    services.entry_withdraw(entry=entry, actor="org", reason="went home")
+    with pytest.raises(NotAllowed, match="has withdrawn"):
+        services.entry_check_in(entry=stale, checked_in=False, actor="org")
+    with pytest.raises(NotAllowed, match="has withdrawn"):
+        services.entry_withdraw(entry=stale, actor="org", reason="again")
+    entry.refresh_from_db()
+    assert entry.withdrawn and entry.checked_in
+    assert EventLog.objects.filter(event=event, action="withdrawn").count() == 1
+
+
 def test_standings_rebuild_only_when_results_change_and_follow_a_reopened_result(event):
     field(event, 3)
     round_ = services.round_create(event=event)

@@ -163,15 +163,15 @@ def _entry_changed(request, event: Event, entry: Entry, *, error: str = "", stat
 
 
 def _change_entry(request, event: Event, entry_id: int, form, invalid: str, change):
-    """One player's check-in or withdrawal: `form` must hold and the player must still be in
-    the event; then `change(entry, cleaned_data)` and the row (or the list) is shown again."""
+    """One player's check-in or withdrawal: `form` must hold, then `change(entry, cleaned_data)`
+    (the service refuses a player who has withdrawn) and the row (or the list) is shown again."""
     entry = _entry(event, entry_id)
     if not form.is_valid():
         return _entry_changed(request, event, entry, error=invalid, status=400)
-    if entry.withdrawn:
-        message = _("%(name)s has withdrawn.") % {"name": entry.player.name}
-        return _entry_changed(request, event, entry, error=message, status=409)
-    change(entry, form.cleaned_data)
+    try:
+        change(entry, form.cleaned_data)
+    except TournamentError as error:
+        return _entry_changed(request, event, entry, error=error.message, status=error.status)
     return _entry_changed(request, event, entry)
 
 
