@@ -329,3 +329,13 @@ def event_byes(event: Event) -> list:
         .select_related("player")
         .order_by("round__number", "player__name")
     )
+
+
+def round_to_build(event: Event, last: Round | None) -> int | None:
+    """The number of the round the organiser can build now, given the event's newest round;
+    None while a round is under way or once the event is closed (one round at a time)."""
+    if event.status == Event.Status.CLOSED:
+        return None
+    if last is None:
+        return 1
+    return last.number + 1 if last.status == Round.Status.CLOSED else None

@@ -19,7 +19,7 @@ import engine
 from scoring import services as scoring
 from scoring.models import Game
 
-from . import bridge, pairing, standings, tasks
+from . import bridge, pairing, selectors, standings, tasks
 from .errors import NotAllowed, TournamentError
 from .models import Club, Entry, Event, EventLog, Player, Round, Standings, Table
 from .queue import enqueue_on_commit
@@ -157,11 +157,11 @@ def round_create(*, event: Event, actor: str = "") -> Round:
     """Start building the next round; the pairing runs in a Celery task after commit."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     last = event.rounds.order_by("-number").first()
-    if last is not None and last.status != Round.Status.CLOSED:
+    number = selectors.round_to_build(event, last)
+    if number is None:
+        if event.status == Event.Status.CLOSED:
+            raise NotAllowed("the event is closed")
         raise NotAllowed(f"round {last.number} is not closed yet")
-    if event.status == Event.Status.CLOSED:
-        raise NotAllowed("the event is closed")
-    number = (last.number if last else 0) + 1
     round_ = Round.objects.create(
         event=event, number=number, pairing_mode=event.pairing_mode(number)
     )

@@ -94,19 +94,9 @@ def event_new(request):
 # --- the dashboard ----------------------------------------------------------------------------
 
 
-def round_to_build(event: Event, last: Round | None) -> int | None:
-    """The number of the round the organiser can build now, given the event's newest round;
-    None while a round is under way or once the event is closed (one round at a time)."""
-    if event.status == Event.Status.CLOSED:
-        return None
-    if last is None:
-        return 1
-    return last.number + 1 if last.status == Round.Status.CLOSED else None
-
-
 def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
     progress = selectors.rounds_progress(event)
-    next_number = round_to_build(event, progress[-1].round if progress else None)
+    next_number = selectors.round_to_build(event, progress[-1].round if progress else None)
     context = {
         "event": event,
         "counts": selectors.entry_counts(event),

@@ -23,7 +23,6 @@ from ..csv_import import names_from_text
 from ..errors import TournamentError
 from ..forms import CheckInForm, PasteForm, PlayerForm, WithdrawForm
 from ..models import Entry, Event
-from .organise import round_to_build
 from .organise_access import actor, error_status, organiser_required
 
 PLAYERS = "tournaments/organise/players.html"
@@ -75,7 +74,7 @@ def _counts(event: Event) -> dict:
     """The counts line and the step after check-in: building the next round, once enough
     players are checked in for a table and no round is under way."""
     counts = selectors.entry_counts(event)
-    next_number = round_to_build(event, event.rounds.order_by("-number").first())
+    next_number = selectors.round_to_build(event, event.rounds.order_by("-number").first())
     ready = next_number is not None and counts.checked_in >= 3
     return {"counts": counts, "next_number": next_number if ready else None}
 
