@@ -211,7 +211,9 @@ class CheckInForm(Form):
     )
 
 
-class WithdrawForm(Form):
+class OptionalReasonForm(Form):
+    """A withdrawal's or a reinstatement's reason, for the log."""
+
     reason = forms.CharField(label=_("Reason (optional)"), required=False, max_length=500)
 
 

@@ -132,6 +132,8 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         ) % {"n": count}
     if action == "withdrawn":
         return _("%(name)s withdrew.") % values
+    if action == "reinstated":
+        return _("%(name)s reinstated.") % values
     if action == "round_requested":
         mode = MODE_LABELS.get(data.get("mode"), data.get("mode"))
         return _("Round %(round)s requested (%(mode)s).") % {**values, "mode": mode}

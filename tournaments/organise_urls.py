@@ -35,6 +35,11 @@ urlpatterns = [
         organise_players.withdraw,
         name="organise_withdraw",
     ),
+    path(
+        EVENT + "players/<int:entry_id>/reinstate/",
+        organise_players.reinstate,
+        name="organise_reinstate",
+    ),
     # rounds
     path(EVENT + "rounds/new/", organise.round_create, name="organise_round_create"),
     path(ROUND, organise_rounds.round_detail, name="organise_round"),

@@ -153,6 +153,18 @@ def entry_withdraw(*, entry: Entry, actor: str = "", reason: str = "") -> Entry:
 
 
 @transaction.atomic
+def entry_reinstate(*, entry: Entry, actor: str = "", reason: str = "") -> Entry:
+    """Undo a withdrawal (a mistake, or the player is back): the player is paired again from
+    the next round built, checked in or not as before; rounds missed meanwhile stay missed."""
+    if not Entry.objects.select_for_update().only("withdrawn").get(pk=entry.pk).withdrawn:
+        raise NotAllowed(gettext("%(name)s has not withdrawn.") % {"name": entry.player.name})
+    entry.withdrawn = False
+    entry.save(update_fields=["withdrawn"])
+    _log(entry.event, actor, "reinstated", reason, player=entry.player_id)
+    return entry
+
+
+@transaction.atomic
 def round_create(*, event: Event, actor: str = "") -> Round:
     """Start building the next round; the pairing runs in a Celery task after commit."""
     event = Event.objects.select_for_update().get(pk=event.pk)

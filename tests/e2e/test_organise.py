@@ -94,6 +94,16 @@ def test_an_organiser_runs_a_nine_player_event(
     expect(page.get_by_role("button", name="Build round 1")).to_have_count(0)
     page.get_by_role("button", name="Check in everyone").click()
     expect(counts).to_have_text("9 entered · 9 checked in · 0 withdrawn")
+    # A withdrawal by mistake, taken back at once.
+    row = page.locator(".player-row", has_text="Irina Dimitrova")
+    row.get_by_text("Withdraw…").click()
+    row.get_by_label("Reason (optional)").fill("wrong row")
+    row.get_by_role("button", name="Withdraw Irina Dimitrova").click()
+    expect(counts).to_have_text("9 entered · 8 checked in · 1 withdrawn")
+    row = page.locator(".player-row", has_text="Irina Dimitrova")
+    check_screen(page, "organise-player-withdrawn", None)
+    row.get_by_role("button", name="Reinstate Irina Dimitrova").click()
+    expect(counts).to_have_text("9 entered · 9 checked in · 0 withdrawn")
     expect(page.locator(".event-nav [aria-current=page]")).to_have_text("Players")
     check_screen(page, "organise-players", shoot)
 

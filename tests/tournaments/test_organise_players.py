@@ -4,6 +4,7 @@
 import pytest
 from django.urls import reverse
 
+from tournaments import services
 from tournaments.csv_import import names_from_text
 from tournaments.models import Entry, EventLog, Player
 
@@ -179,6 +180,29 @@ def test_withdrawing_with_a_reason(organiser_client, organised_event):
     assert response.status_code == 409 and "has withdrawn" in text(response)
     checkin = url(organised_event, "organise_check_in", entry.pk)
     assert organiser_client.post(checkin, {"checked_in": "1"}).status_code == 409
+
+
+def test_a_withdrawal_taken_back(organiser_client, organised_event):
+    entry = register(organised_event, 3)[1]
+    services.entry_withdraw(entry=entry, actor="olga", reason="went home")
+    target = url(organised_event, "organise_reinstate", entry.pk)
+    body = text(organiser_client.get(url(organised_event)))
+    assert f'action="{target}"' in body and "Reinstate" in body
+    response = organiser_client.post(target, {"reason": "back from dinner"}, HTTP_HX_REQUEST="true")
+    body = text(response)
+    assert response.status_code == 200 and '<span class="player-state">Checked in' in body
+    assert "Check out" in body and "Withdraw…" in body and "Reinstate" not in body
+    assert "3 entered · 3 checked in · 0 withdrawn" in body
+    entry.refresh_from_db()
+    assert not entry.withdrawn and entry.checked_in
+    log = EventLog.objects.get(event=organised_event, action="reinstated")
+    assert (log.actor, log.reason) == ("olga", "back from dinner")
+    log_page = reverse("tournaments:organise_log", args=[organised_event.slug])
+    assert "reinstated." in text(organiser_client.get(log_page))
+    # Twice: nothing to take back; without JavaScript the list says so.
+    response = organiser_client.post(target, {"q": "002"})
+    assert response.status_code == 409 and "has not withdrawn" in text(response)
+    assert EventLog.objects.filter(action="reinstated").count() == 1
 
 
 def test_filtering_by_name(organiser_client, organised_event):

@@ -150,6 +150,24 @@ def test_a_withdrawal_is_final_even_for_a_stale_copy_of_the_entry(event):
     assert EventLog.objects.filter(event=event, action="withdrawn").count() == 1
 
 
+def test_a_reinstated_player_is_paired_again_from_the_next_round(event):
+    entries = field(event, 6)
+    services.entry_withdraw(entry=entries[0], actor="org", reason="ill")
+    with pytest.raises(NotAllowed, match="has not withdrawn"):
+        services.entry_reinstate(entry=entries[1], actor="org")
+    first = services.round_create(event=event)
+    assert entries[0].player_id not in {p for t in first.tables.all() for p in t.seat_ids}
+    services.round_publish(round_=first)
+    for table in first.tables.all():
+        play_table(table)
+    services.round_close(round_=first)
+    services.entry_reinstate(entry=entries[0], actor="org", reason="better")
+    second = services.round_create(event=event)
+    seated = {p for t in second.tables.all() for p in t.seat_ids}
+    byes = set(second.byes.values_list("player_id", flat=True))
+    assert entries[0].player_id in seated | byes and len(seated | byes) == 6
+
+
 def test_standings_rebuild_only_when_results_change_and_follow_a_reopened_result(event):
     field(event, 3)
     round_ = services.round_create(event=event)

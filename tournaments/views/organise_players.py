@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import selectors, services
 from ..csv_import import names_from_text
 from ..errors import TournamentError
-from ..forms import CheckInForm, PasteForm, PlayerForm, WithdrawForm
+from ..forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
 from ..models import Entry, Event
 from .organise_access import actor, error_status, organiser_required
 
@@ -162,8 +162,9 @@ def _entry_changed(request, event: Event, entry: Entry, *, error: str = "", stat
 
 
 def _change_entry(request, event: Event, entry_id: int, form, invalid: str, change):
-    """One player's check-in or withdrawal: `form` must hold, then `change(entry, cleaned_data)`
-    (the service refuses a player who has withdrawn) and the row (or the list) is shown again."""
+    """One player's check-in, withdrawal or reinstatement: `form` must hold, then
+    `change(entry, cleaned_data)` (the service refuses what the player's state does not allow)
+    and the row (or the list) is shown again."""
     entry = _entry(event, entry_id)
     if not form.is_valid():
         return _entry_changed(request, event, entry, error=invalid, status=400)
@@ -212,9 +213,25 @@ def withdraw(request, event: Event, entry_id: int):
         request,
         event,
         entry_id,
-        WithdrawForm(request.POST),
+        OptionalReasonForm(request.POST),
         _("Keep the reason under 500 characters."),
         lambda entry, data: services.entry_withdraw(
+            entry=entry, reason=data["reason"], actor=actor(request)
+        ),
+    )
+
+
+@organiser_required
+@require_POST
+def reinstate(request, event: Event, entry_id: int):
+    """Take back a withdrawal: the player is paired again from the next round built."""
+    return _change_entry(
+        request,
+        event,
+        entry_id,
+        OptionalReasonForm(request.POST),
+        _("Keep the reason under 500 characters."),
+        lambda entry, data: services.entry_reinstate(
             entry=entry, reason=data["reason"], actor=actor(request)
         ),
     )
