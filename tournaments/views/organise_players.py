@@ -175,6 +175,18 @@ def _change_entry(request, event: Event, entry_id: int, form, invalid: str, chan
     return _entry_changed(request, event, entry)
 
 
+def _change_with_reason(request, event: Event, entry_id: int, service):
+    """A withdrawal or a reinstatement: `service` with the reason typed (or none) for the log."""
+    return _change_entry(
+        request,
+        event,
+        entry_id,
+        OptionalReasonForm(request.POST),
+        _("Keep the reason under 500 characters."),
+        lambda entry, data: service(entry=entry, reason=data["reason"], actor=actor(request)),
+    )
+
+
 @organiser_required
 @require_POST
 def check_in(request, event: Event, entry_id: int):
@@ -209,29 +221,11 @@ def check_in_all(request, event: Event):
 @require_POST
 def withdraw(request, event: Event, entry_id: int):
     """The player leaves the event: later rounds go without them; results so far stand."""
-    return _change_entry(
-        request,
-        event,
-        entry_id,
-        OptionalReasonForm(request.POST),
-        _("Keep the reason under 500 characters."),
-        lambda entry, data: services.entry_withdraw(
-            entry=entry, reason=data["reason"], actor=actor(request)
-        ),
-    )
+    return _change_with_reason(request, event, entry_id, services.entry_withdraw)
 
 
 @organiser_required
 @require_POST
 def reinstate(request, event: Event, entry_id: int):
     """Take back a withdrawal: the player is paired again from the next round built."""
-    return _change_entry(
-        request,
-        event,
-        entry_id,
-        OptionalReasonForm(request.POST),
-        _("Keep the reason under 500 characters."),
-        lambda entry, data: services.entry_reinstate(
-            entry=entry, reason=data["reason"], actor=actor(request)
-        ),
-    )
+    return _change_with_reason(request, event, entry_id, services.entry_reinstate)
