@@ -291,11 +291,17 @@ class StandingsRow:
     tie_marker: str
 
 
-def standings_context(event: Event, view: selectors.StandingsView) -> dict:
-    """The standings as the page, its fragment, the player page and the projector show them."""
+def standings_context(
+    event: Event, view: selectors.StandingsView, *, player_id: int | None = None
+) -> dict:
+    """The standings as the page, its fragment, the player page and the projector show them;
+    with `player_id`, only that player's row (their page shows one row of up to 999)."""
     order = selectors.standings_order(event)
     columns = [name for name in order if name != "lot"]  # a lot's number means nothing to read
     snapshot = view.snapshot
+    stored = snapshot.rows if snapshot else []
+    if player_id is not None:
+        stored = [row for row in stored if row["player"] == player_id]
     rows = [
         StandingsRow(
             rank=row["rank"],
@@ -305,7 +311,7 @@ def standings_context(event: Event, view: selectors.StandingsView) -> dict:
             tie=tie_sentence(row.get("decided_by"), order),
             tie_marker=tie_marker(row.get("decided_by"), order),
         )
-        for row in (snapshot.rows if snapshot else [])
+        for row in stored
     ]
     return {
         "snapshot": snapshot,
@@ -597,8 +603,10 @@ def player(request, event: Event, player_id: int):
         for bye in selectors.player_byes(event, person.pk)
     ]
     games.sort(key=lambda game: game.round)
-    table_standings = standings_context(event, selectors.standings_latest(event))
-    row = next((r for r in table_standings["rows"] if r.player_id == person.pk), None)
+    table_standings = standings_context(
+        event, selectors.standings_latest(event), player_id=person.pk
+    )
+    row = next(iter(table_standings["rows"]), None)
     context = {
         "event": event,
         "person": person,
