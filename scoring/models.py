@@ -22,6 +22,7 @@ class Game(models.Model):
         IN_PLAY = "in_play", _("in play")
         FINISHED = "finished", _("finished")
         CONFIRMED = "confirmed", _("confirmed")
+        VOID = "void", _("void")
 
     ruleset = models.CharField(_("ruleset"), max_length=40)
     options = models.JSONField(_("options"), default=dict, blank=True)
@@ -99,6 +100,11 @@ class GameChange(models.Model):
         CONFIRMED = "confirmed", _("result confirmed")
         REOPENED = "reopened", _("result reopened")
         SECRET_REPLACED = "secret_replaced", _("table secret replaced")
+        DEAL_CORRECTED = "deal_corrected", _("deal corrected")
+        SEAT_SUBSTITUTED = "seat_substituted", _("player substituted")
+        ENDED_EARLY = "ended_early", _("game ended as it stands")
+        VOIDED = "voided", _("game set aside (void)")
+        RESULT_ADJUSTED = "result_adjusted", _("result adjusted")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(auto_now_add=True)
