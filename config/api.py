@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Iterable
 from functools import wraps
 from http import HTTPStatus
@@ -26,6 +25,8 @@ from http import HTTPStatus
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
+
+from config.input import unstorable
 
 CONTENT_TYPE = "application/json; charset=utf-8"
 API_PREFIX = "/api"
@@ -88,13 +89,6 @@ def _no_constants(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-
-
-def _bad_string(text: str) -> bool:
-    return _UNSTORABLE.search(text) is not None
-
-
 def _check_values(data: object) -> None:
     """Depth and string checks, without recursion (the value may be deeply nested)."""
     stack: list[tuple[object, int]] = [(data, 1)]
@@ -105,12 +99,12 @@ def _check_values(data: object) -> None:
                 raise ApiError(400, f"the JSON is nested more than {MAX_DEPTH} levels deep")
             if isinstance(value, dict):
                 for key, item in value.items():
-                    if _bad_string(key):
+                    if unstorable(key):
                         raise ApiError(400, "strings may not hold NUL characters or surrogates")
                     stack.append((item, depth + 1))
             else:
                 stack.extend((item, depth + 1) for item in value)
-        elif isinstance(value, str) and _bad_string(value):
+        elif isinstance(value, str) and unstorable(value):
             raise ApiError(400, "strings may not hold NUL characters or surrogates")
 
 

@@ -93,3 +93,26 @@ def database_from_env(environ: Mapping[str, str], *, default_sqlite_path: Path) 
             }
         )
     return config
+
+
+LOCAL_MEMORY_CACHE = "django.core.cache.backends.locmem.LocMemCache"
+
+
+def cache_from_env(environ: Mapping[str, str]) -> dict:
+    """The default cache from DJANGO_CACHE_URL: ``redis://``, ``rediss://`` or ``unix://`` (a
+    Redis server, shared by every process and host), ``file:///absolute/folder`` (shared by the
+    processes of one machine: a venue laptop without Redis), or local memory per process when
+    unset (development only: config.checks refuses it with DJANGO_DEBUG off)."""
+    url = environ.get("DJANGO_CACHE_URL", "").strip()
+    if not url:
+        return {"BACKEND": LOCAL_MEMORY_CACHE}
+    scheme, _, rest = url.partition("://")
+    scheme = scheme.lower()
+    if scheme in ("redis", "rediss", "unix"):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    if scheme == "file" and rest.startswith("/"):
+        return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": rest}
+    raise ImproperlyConfigured(
+        f"DJANGO_CACHE_URL={url!r}: use redis://host:port/db, rediss://…, unix://…"
+        " or file:///an/absolute/folder."
+    )

@@ -8,8 +8,10 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
+from config import static_files
 from config.env import (
     allowed_hosts_from_env,
+    cache_from_env,
     database_from_env,
     debug_from_env,
     env_bool,
@@ -23,6 +25,15 @@ VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(exist_ok=True)
 
 DEBUG = debug_from_env(os.environ)
+# A development machine (DJANGO_DEBUG on), kept apart from DEBUG, which Django's test runner
+# turns off: the production start-up checks (config/checks.py) ask this one.
+DEVELOPMENT = DEBUG
+# Behind our one reverse proxy (nginx as in docs/deploy.md), which terminates TLS and
+# overwrites X-Forwarded-For with the client's address.
+BEHIND_PROXY = env_bool(os.environ, "DJANGO_BEHIND_PROXY", default=False)
+CLIENT_ADDRESS_HEADERS = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if BEHIND_PROXY else ("REMOTE_ADDR",)
+)
 SECRET_KEY = secret_key_from_env(os.environ, debug=DEBUG)
 ALLOWED_HOSTS = allowed_hosts_from_env(os.environ, debug=DEBUG)
 
@@ -38,6 +49,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tables2",
     "axes",
+    "config.apps.SiteConfig",  # the production start-up checks (config/checks.py)
     "scoring",
     "tournaments",
 ]
@@ -45,6 +57,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.api.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # WhiteNoise serves the collected static files (gunicorn alone would not); after
+    # SecurityMiddleware, so they get HSTS, nosniff and the referrer policy too (and the rest
+    # from config.static_files.add_headers).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # NUL and lone surrogates: in the query or form fields → 400, in the path → 404, before
+    # any view or the session (a cookie holding them is dropped).
+    "config.input.UnstorableInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -57,8 +76,6 @@ MIDDLEWARE = [
     "config.faults.DatabaseUnavailableMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into its own page
 ]
-# WhiteNoise serves the collected static files (gunicorn alone would not).
-MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -97,7 +114,9 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_IPWARE_PROXY_COUNT = 1 if env_bool(os.environ, "DJANGO_BEHIND_PROXY", default=False) else None
+# One rule for the client's address, shared with the site's throttles (config/client_ip.py):
+# behind our proxy, the one address nginx writes into X-Forwarded-For; otherwise REMOTE_ADDR.
+AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:organise_home"
 LOGOUT_REDIRECT_URL = "home"
@@ -124,6 +143,7 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", "").strip() or VAR_DIR / "static")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
+WHITENOISE_ADD_HEADERS_FUNCTION = static_files.add_headers
 if not DEBUG:
     # Compressed files with content-hashed names, served far-future by WhiteNoise; needs
     # `manage.py collectstatic` once per release (bin/serve does it).
@@ -145,7 +165,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if env_bool(os.environ, "DJANGO_BEHIND_PROXY", default=False):
+if BEHIND_PROXY:
     # The proxy (nginx, Caddy) terminates TLS and says so in X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     USE_X_FORWARDED_HOST = True
@@ -180,13 +200,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
+        # Both redact keeper-link secrets and bearer tokens from every line (config/logs.py).
         "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
+            "()": "config.logs.json_formatter",
             "format": "{asctime}{levelname}{name}{message}",
             "style": "{",
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "text": {
+            "()": "config.logs.text_formatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+        },
     },
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
@@ -200,16 +224,11 @@ LOGGING = {
 # Celery: settings named CELERY_<setting> (see config/celery.py).
 # Without CELERY_BROKER_URL the broker is a set of folders under var/celery/, which needs no
 # server and is shared by every process on this machine (the site and `celery -A config worker`).
-# The cache (secret-guess counters, login lockouts use the database): local memory per
-# process by default; DJANGO_CACHE_URL=redis://… shares it between gunicorn workers and hosts.
-_cache_url = os.environ.get("DJANGO_CACHE_URL", "").strip()
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
-        if _cache_url
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
-}
+# The cache (secret-guess and new-game counters; login lockouts use the database): local memory
+# per process in development; DJANGO_CACHE_URL=redis://… shares it between gunicorn workers and
+# hosts, file:///folder between the processes of one machine. Production refuses local memory
+# (config/checks.py): each worker would count on its own.
+CACHES = {"default": cache_from_env(os.environ)}
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or "filesystem://"
 if CELERY_BROKER_URL == "filesystem://":
@@ -224,6 +243,9 @@ if CELERY_BROKER_URL == "filesystem://":
         "control_folder": str(_celery_folders["control"]),
         "store_processed": False,
     }
+# The folder broker is for one machine; production refuses it (config/checks.py) unless this
+# says the deployment IS one machine (a venue laptop: site and worker side by side).
+ALLOW_LOCAL_BROKER = env_bool(os.environ, "ALLOW_LOCAL_BROKER", default=False)
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or None
 CELERY_TASK_ALWAYS_EAGER = env_bool(os.environ, "CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from . import calls as C
@@ -17,6 +18,8 @@ from .exchange import card_to_return
 from .play import legal_cards, trick_winner
 from .record import loads, replay, state_as_json
 from .rulesets import RULESETS, ruleset_named
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,6 +47,23 @@ def cmd_rulesets(args) -> str:
     return json.dumps([ruleset.as_json() for ruleset in RULESETS.values()], ensure_ascii=False)
 
 
+def _refuse_surrogates(value: object, what: str) -> None:
+    """Input is text: a lone surrogate (a JSON escape such as "\\ud800", or an argument's bytes
+    that are not UTF-8) is no character, so it is refused here, before any message could
+    quote it (it cannot be written out as UTF-8)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                raise RuleError(f"{what} holds a lone surrogate (not a character): use UTF-8 text")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def cmd_replay(args) -> str:
     try:
         if args.file in (None, "-"):
@@ -53,7 +73,9 @@ def cmd_replay(args) -> str:
                 text = handle.read()
     except OSError as error:
         raise RuleError(f"cannot read {args.file}: {error.strerror}") from None
-    return json.dumps(state_as_json(replay(loads(text))), ensure_ascii=False)
+    record = loads(text)
+    _refuse_surrogates(record, "the record")
+    return json.dumps(state_as_json(replay(record)), ensure_ascii=False)
 
 
 def cmd_return_card(args) -> str:
@@ -100,12 +122,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _error_json(error: RuleError) -> str:
+    """The error as JSON; escaped (\\uXXXX) if its text cannot be written as UTF-8."""
+    text = json.dumps(error.as_json(), ensure_ascii=False)
+    return text if not _SURROGATE.search(text) else json.dumps(error.as_json())
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
+        argv = sys.argv[1:] if argv is None else argv
+        _refuse_surrogates(argv, "the command line")
         args = build_parser().parse_args(argv)
         output = args.run(args)
     except RuleError as error:
-        print(json.dumps(error.as_json(), ensure_ascii=False))
+        print(_error_json(error))
         return 2
     except Exception as error:  # the contract: never a traceback, whatever the input
         print(json.dumps(RuleError(f"internal error: {error!r}").as_json()))

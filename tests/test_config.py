@@ -19,6 +19,7 @@ from config.env import (
     DEVELOPMENT_ALLOWED_HOSTS,
     DEVELOPMENT_SECRET_KEY,
     allowed_hosts_from_env,
+    cache_from_env,
     database_from_env,
     debug_from_env,
     env_bool,
@@ -104,6 +105,21 @@ def test_development_secret_key_only_with_debug():
     assert secret_key_from_env({}, debug=True) == DEVELOPMENT_SECRET_KEY
 
 
+def test_cache_from_env():
+    assert cache_from_env({})["BACKEND"].endswith("LocMemCache")
+    redis = cache_from_env({"DJANGO_CACHE_URL": " redis://10.0.0.5:6379/1 "})
+    assert redis == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://10.0.0.5:6379/1",
+    }
+    folder = cache_from_env({"DJANGO_CACHE_URL": "file:///srv/358/var/cache"})
+    assert folder["BACKEND"].endswith("FileBasedCache")
+    assert folder["LOCATION"] == "/srv/358/var/cache"
+    for bad in ("memcached://x", "file://relative/path", "nonsense"):
+        with pytest.raises(ImproperlyConfigured, match="DJANGO_CACHE_URL"):
+            cache_from_env({"DJANGO_CACHE_URL": bad})
+
+
 def test_allowed_hosts():
     env = {"DJANGO_ALLOWED_HOSTS": "358.example, www.358.example,,"}
     assert allowed_hosts_from_env(env, debug=False) == ["358.example", "www.358.example"]
@@ -133,9 +149,16 @@ def test_settings_refuse_to_start_without_secret_key_when_debug_off():
     assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
 
 
-def test_settings_start_with_secret_key_when_debug_off():
+def test_settings_start_with_secret_key_when_debug_off(tmp_path):
     result = _run_manage(
-        "check", DJANGO_DEBUG="off", DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="358.example"
+        "check",
+        DJANGO_DEBUG="off",
+        DJANGO_SECRET_KEY="x" * 50,
+        DJANGO_ALLOWED_HOSTS="358.example",
+        # A production start needs a shared cache and a real broker (config/checks.py); this
+        # is the one-machine shape: a cache folder, the folder broker explicitly allowed.
+        DJANGO_CACHE_URL=f"file://{tmp_path}",
+        ALLOW_LOCAL_BROKER="1",
     )
     assert result.returncode == 0, result.stderr
 

@@ -1,11 +1,15 @@
-"""Production settings: Django's deploy checks pass, the security headers are sent, logs are
-JSON, and /healthz reports the database and the broker."""
+"""Production settings: Django's deploy checks pass, the security headers are sent (on the
+static files too), logs are JSON, a start on development-only settings (a per-process cache,
+the folder broker) is refused, and /healthz reports the database and the broker without
+telling the public why one failed."""
 
 import json
+import logging
 import os
 import secrets
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,20 +23,29 @@ from config.env import env_choice, env_int
 ROOT = Path(__file__).resolve().parent.parent
 
 
+SHARED_CACHE = f"file://{Path(tempfile.gettempdir()) / '358-production-test-cache'}"
+REAL_BROKER = "redis://127.0.0.1:6379/15"  # named, never contacted by these tests
+
+
 def production_env(**extra) -> dict:
+    """A production process: DEBUG off, a shared cache and a real broker (as the start-up
+    checks require); `extra` overrides, and a value of None removes a variable."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith("DJANGO_") and key not in ("DATABASE_URL", "CELERY_BROKER_URL")
+        if not key.startswith("DJANGO_")
+        and key not in ("DATABASE_URL", "CELERY_BROKER_URL", "ALLOW_LOCAL_BROKER")
     }
     env.update(
         DJANGO_DEBUG="0",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS="club.example.org",
         DJANGO_SETTINGS_MODULE="config.settings",
-        **extra,
+        DJANGO_CACHE_URL=SHARED_CACHE,
+        CELERY_BROKER_URL=REAL_BROKER,
     )
-    return env
+    env.update(extra)
+    return {key: value for key, value in env.items() if value is not None}
 
 
 def run(args, env) -> subprocess.CompletedProcess:
@@ -50,11 +63,13 @@ def test_production_answers_carry_the_security_headers_and_no_debug_page(tmp_pat
     script = """
 import django, json, logging
 django.setup()
+from django.templatetags.static import static
 from django.test import Client
 client = Client(HTTP_HOST="club.example.org")
 plain = client.get("/referee/")
 page = client.get("/referee/", secure=True)
 missing = client.get("/no-such-page/", secure=True)
+css = client.get(static("css/site.css"), secure=True)
 logging.getLogger("probe").warning("hello %s", "log")
 print(json.dumps({
     "redirect": [plain.status_code, plain.get("Location")],
@@ -63,6 +78,9 @@ print(json.dumps({
         "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy")},
     "cookie_secure": bool(page.cookies.get("csrftoken") and page.cookies["csrftoken"]["secure"]),
     "missing": [missing.status_code, "Traceback" in missing.content.decode()],
+    "static": [css.status_code, {k: css.get(k) for k in (
+        "Strict-Transport-Security", "Content-Security-Policy", "X-Frame-Options",
+        "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Resource-Policy")}],
 }))
 """
     env = production_env(DJANGO_STATIC_ROOT=str(tmp_path / "static"))
@@ -82,6 +100,16 @@ print(json.dumps({
     assert headers["Referrer-Policy"] == "same-origin"
     assert report["cookie_secure"] is True
     assert report["missing"] == [404, False]
+    # Static files (answered by WhiteNoise before the views' middleware) carry them too.
+    status, static_headers = report["static"]
+    assert status == 200
+    assert "max-age=31536000" in static_headers["Strict-Transport-Security"]
+    assert "default-src 'none'" in static_headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in static_headers["Content-Security-Policy"]
+    assert static_headers["X-Frame-Options"] == "DENY"
+    assert static_headers["X-Content-Type-Options"] == "nosniff"
+    assert static_headers["Referrer-Policy"] == "same-origin"
+    assert static_headers["Cross-Origin-Resource-Policy"] == "same-origin"
     log_lines = [line for line in result.stderr.splitlines() if '"probe"' in line]
     assert json.loads(log_lines[0])["message"] == "hello log"
 
@@ -112,23 +140,75 @@ def test_healthz_says_ok_when_database_and_broker_answer(client):
 
 
 @pytest.mark.django_db
-def test_healthz_names_an_unreachable_broker(client, monkeypatch):
+def test_healthz_names_an_unreachable_broker(client, monkeypatch, caplog):
     monkeypatch.setattr(health, "BROKER_TIMEOUT", 0.5)
     # The write URL: Celery prefers a CELERY_BROKER_URL in the environment (CI sets one) to
     # conf.broker_url, but takes conf.broker_write_url as given.
     monkeypatch.setattr(celery_app.conf, "broker_write_url", "redis://127.0.0.1:1/0")
+    caplog.set_level(logging.ERROR, logger="config.health")
     response = client.get("/healthz")
     body = response.json()
     assert response.status_code == 503 and body["ok"] is False
     assert body["database"]["status"] == "ok"
-    assert body["broker"]["status"].startswith("error:")
+    assert body["broker"]["status"] == "error"
+    assert any(r.name == "config.health" and r.exc_info for r in caplog.records)
 
 
 @pytest.mark.django_db
-def test_healthz_names_a_failing_database(client, monkeypatch):
+def test_healthz_names_a_failing_database_but_keeps_the_reason_for_the_log(
+    client, monkeypatch, caplog
+):
+    """Issue 13, finding 9: the probe is public; host names and driver messages are not."""
+
     def broken():
-        raise OperationalError("the database is restarting")
+        raise OperationalError('could not connect to server at "db.internal" (10.0.0.5)')
 
     monkeypatch.setitem(health.CHECKS, "database", broken)
-    body = client.get("/healthz").json()
-    assert body["database"]["status"] == "error: OperationalError: the database is restarting"
+    caplog.set_level(logging.ERROR, logger="config.health")
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["database"]["status"] == "error"
+    assert "db.internal" not in response.content.decode()
+    assert "OperationalError" not in response.content.decode()
+    logged = [r for r in caplog.records if r.name == "config.health"]
+    assert logged and "database" in logged[0].getMessage()
+    assert "db.internal" in str(logged[0].exc_info[1])
+
+
+# --- start-up checks (issue 13, finding 9) ---------------------------------------------------
+
+
+def test_a_production_start_without_a_shared_cache_is_refused():
+    result = run(["manage.py", "check"], production_env(DJANGO_CACHE_URL=None))
+    assert result.returncode != 0
+    assert "site_config.E001" in result.stderr and "DJANGO_CACHE_URL" in result.stderr
+
+
+def test_a_production_start_on_the_folder_broker_is_refused_unless_allowed():
+    refused = run(["manage.py", "check"], production_env(CELERY_BROKER_URL=None))
+    assert refused.returncode != 0
+    assert "site_config.E002" in refused.stderr and "ALLOW_LOCAL_BROKER=1" in refused.stderr
+    allowed = run(
+        ["manage.py", "check"], production_env(CELERY_BROKER_URL=None, ALLOW_LOCAL_BROKER="1")
+    )
+    assert allowed.returncode == 0, allowed.stderr
+
+
+def test_gunicorn_loading_the_site_is_refused_too():
+    """gunicorn runs no system checks: config.wsgi does, and the worker cannot boot."""
+    code = ["-c", "import config.wsgi"]
+    refused = run(code, production_env(DJANGO_CACHE_URL=None, CELERY_BROKER_URL=None))
+    assert refused.returncode != 0
+    assert "ImproperlyConfigured" in refused.stderr
+    assert "site_config.E001" in refused.stderr and "site_config.E002" in refused.stderr
+    assert run(code, production_env()).returncode == 0
+
+
+def test_development_keeps_local_memory_and_the_folders():
+    """bin/demo, bin/setup and the tests run with DEBUG on: no refusal."""
+    env = production_env(
+        DJANGO_DEBUG="1", DJANGO_CACHE_URL=None, CELERY_BROKER_URL=None, DJANGO_SECRET_KEY=None
+    )
+    result = run(["manage.py", "check", "--fail-level", "WARNING"], env)
+    assert result.returncode == 0, result.stderr

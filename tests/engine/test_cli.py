@@ -215,3 +215,86 @@ def test_any_command_line_exits_0_or_2_with_json_and_never_a_traceback(argv, std
     assert "Traceback" not in out.getvalue() + err.getvalue()
     if code == 2:
         assert json.loads(out.getvalue())["error"]["message"]
+
+
+# --- lone surrogates (issue 13, finding 7) ---------------------------------------------------
+
+SURROGATE_RECORDS = [
+    '{"ruleset": "\\ud800"}',
+    '{"ruleset": "blato", "deals": [{"calls": ["\\udfff"], "tricks": [4, 7, 5]}]}',
+    '{"ruleset": "blato", "options": {"\\ud800": 1}, "deals": []}',
+    '{"ruleset": "blato", "deals": [{"calls": ["hearts"], "tricks": [4, 7, 5], "\\ud83d": 1}]}',
+]
+
+
+@pytest.mark.parametrize("record", SURROGATE_RECORDS)
+def test_a_lone_surrogate_in_a_record_exits_2_with_a_json_error(record):
+    """The probe's input: the error message quoted the surrogate, which cannot be written as
+    UTF-8, so printing the error raised and Python printed a traceback (exit 1)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "replay"],
+        input=record.encode("ascii"),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=30,
+    )
+    assert result.returncode == 2, result.stderr
+    error = json.loads(result.stdout.decode("utf-8"))["error"]
+    assert "surrogate" in error["message"] and error["deal"] is None
+    assert b"Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [b"legal", b"--ruleset", b"\xed\xa0\x80", b"--contract", b"hearts", b"--hand", b"2H"],
+        [b"trick-winner", b"--contract", b"\xff", b"--trick", b"2H 3H 4H"],
+        [b"return-card", b"--hand", b"AH", b"--given", b"\xed\xbf\xbf"],
+    ],
+)
+def test_arguments_that_are_not_utf8_exit_2_with_valid_json(args):
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", *args], capture_output=True, cwd=ROOT, timeout=30
+    )
+    assert result.returncode == 2, result.stderr
+    assert json.loads(result.stdout.decode("utf-8"))["error"]["message"]
+    assert b"Traceback" not in result.stderr
+
+
+SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+ANY_TEXT = st.text(st.characters(codec=None) | SURROGATES, max_size=6)
+JSON_WITH_SURROGATES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 20) | ANY_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    value=JSON_WITH_SURROGATES,
+    ruleset=st.sampled_from(["blato", "nine-five-two"]) | ANY_TEXT,
+    argv_text=ANY_TEXT,
+)
+def test_any_text_anywhere_gives_utf8_json_and_exit_0_or_2(value, ruleset, argv_text):
+    """Records whose strings, keys, calls and options hold anything, lone surrogates included
+    (written as JSON escapes), and such arguments: the answer can always be written as UTF-8."""
+    record = {"ruleset": ruleset, "options": value if isinstance(value, dict) else {}}
+    record["deals"] = [{"calls": [value if isinstance(value, str) else "hearts"], "x": value}]
+    stdin = json.dumps(record)  # ASCII: surrogates as \\udXXX escapes
+    for argv in (
+        ["replay"],
+        ["legal", "--ruleset", argv_text, "--contract", "hearts", "--hand", "2H"],
+    ):
+        out, err = io.StringIO(), io.StringIO()
+        with (
+            mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()))),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
+            code = main(argv)
+        assert code in (0, 2)
+        out.getvalue().encode("utf-8")  # raises on a lone surrogate: what a real stdout does
+        assert "Traceback" not in out.getvalue() + err.getvalue()
+        if code == 2:
+            assert json.loads(out.getvalue())["error"]["message"]
