@@ -3,7 +3,8 @@
 Organisers paste from wherever the names are (a chat message, a spreadsheet), so blank lines
 and repeated names are expected and simply skipped; anything that cannot be a name is an
 error naming its line, and then nothing is entered, so the organiser fixes the text and pastes
-it again. Names are compared the way the services store them (inner spaces collapsed).
+it again. A repeat is the same name whatever its case, spacing or accents ("ivan petrov"
+after "Ivan Petrov"), the rule of scoring.names that the services refuse in one list.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from .services import MAX_NAME
+from scoring.names import MAX_NAME, clean, name_key
 
 # The name column's heading, in the languages our organisers' spreadsheets are in.
 NAME_COLUMNS = ("name", "име", "имена")
@@ -24,37 +25,33 @@ DELIMITERS = ",;\t"
 @dataclass
 class NameList:
     names: list[str] = field(default_factory=list)
-    #: (line, name) of each name already given on an earlier line.
+    #: (line, name) of each name already given on an earlier line (the same by name_key).
     duplicates: list[tuple[int, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-
-
-def _clean(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _header(line: str) -> tuple[str, int] | None:
     """The delimiter and the index of the name column if `line` is a CSV header, else None."""
     for delimiter in DELIMITERS:
         cells = next(csv.reader([line], delimiter=delimiter), [])
-        labels = [_clean(cell).lower() for cell in cells]
+        labels = [clean(cell).lower() for cell in cells]
         column = next((label for label in labels if label in NAME_COLUMNS), None)
         if column is not None and (len(cells) > 1 or labels == [column]):
             return delimiter, labels.index(column)
     return None
 
 
-def _add(result: NameList, seen: set[str], line: int, raw: str) -> None:
-    name = _clean(raw)
+def _add(result: NameList, seen: dict[str, str], line: int, raw: str) -> None:
+    name = clean(raw)
     if len(name) > MAX_NAME:
         result.errors.append(
             _("Line %(line)s: a name has at most %(max)s characters.")
             % {"line": line, "max": MAX_NAME}
         )
-    elif name in seen:
+    elif name_key(name) in seen:
         result.duplicates.append((line, name))
     else:
-        seen.add(name)
+        seen[name_key(name)] = name
         result.names.append(name)
 
 
@@ -63,7 +60,7 @@ def names_from_text(text: str) -> NameList:
     text = text.lstrip("\ufeff")
     lines = text.splitlines()
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
-    result, seen = NameList(), set()
+    result, seen = NameList(), {}
     if first is None:
         return result
     header = _header(lines[first])

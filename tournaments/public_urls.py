@@ -8,6 +8,7 @@ urlpatterns = [
     path("events/", public.events, name="events"),
     path("events/<slug:slug>/", public.event, name="event"),
     path("events/<slug:slug>/seat/", public.seat, name="seat"),
+    path("events/<slug:slug>/seat/me/", public.seat_me, name="seat_me"),
     path("events/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round"),
     path("events/<slug:slug>/standings/", public.standings, name="standings"),
     path("events/<slug:slug>/standings/live/", public.standings_live, name="standings_live"),

@@ -1,0 +1,105 @@
+"""Every refusal of the services is in the page's language (issue 12, item 11: service errors
+were English f-strings on Bulgarian pages). Each is raised under Bulgarian and must not come
+back in English; the English wording is checked once too, so the test knows which it got."""
+
+import pytest
+from django.utils import translation
+
+from scoring import services as scoring
+from scoring.errors import ScoringError
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def club():
+    return services.club_create(name="Sofia Blato Club")
+
+
+def closed_event():
+    event = services.event_create(club=club(), name="Over")
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.CLOSED)
+    event.refresh_from_db()
+    return event
+
+
+def open_event():
+    return services.event_create(club=club(), name="Friday")
+
+
+REFUSALS = {
+    "no name": (
+        lambda: services.players_register(event=open_event(), names=[" "]),
+        "a player needs a name",
+    ),
+    "a long name": (
+        lambda: services.players_register(event=open_event(), names=["x" * 81]),
+        "a name has at most 80 characters",
+    ),
+    "a name twice": (
+        lambda: services.players_register(event=open_event(), names=["Ana", "ana"]),
+        "is in the list twice",
+    ),
+    "a closed event": (
+        lambda: services.players_register(event=closed_event(), names=["Ana"]),
+        "the event is closed",
+    ),
+    "a pairing mode": (
+        lambda: services.event_create(club=club(), name="X", pairing_modes=["x"]),
+        "unknown pairing mode",
+    ),
+    "placing points": (
+        lambda: services.event_create(club=club(), name="X", placing_points=[0, 2, 1]),
+        "A lower place cannot get more placing points",
+    ),
+    "a tie-break twice": (
+        lambda: services.event_create(club=club(), name="X", precedence=["score", "score"]),
+        "A tie-break is chosen twice",
+    ),
+    "the lot first": (
+        lambda: services.event_create(club=club(), name="X", precedence=["lot", "score"]),
+        "The drawing of lots must be the last tie-break",
+    ),
+    "no event name": (
+        lambda: services.event_update(
+            event=open_event(),
+            name=" ",
+            rounds_planned=4,
+            pairing_modes=["swiss"],
+            precedence=[],
+            placing_points=[],
+            bye_policy="second",
+        ),
+        "an event needs a name",
+    ),
+    "a game's names": (
+        lambda: scoring.game_create(ruleset="blato", players=["Ana", "ANA", "Bo"]),
+        "are the same name",
+    ),
+    "a game's name twice": (
+        lambda: scoring.game_create(ruleset="blato", players=["Ana", "Ana", "Bo"]),
+        "is written twice",
+    ),
+    "a game's empty name": (
+        lambda: scoring.game_create(ruleset="blato", players=["Ana", "", "B"]),
+        "each player needs a name",
+    ),
+    "a game's long name": (
+        lambda: scoring.game_create(ruleset="blato", players=["Ana", "B" * 81, "C"]),
+        "a name has at most 80 characters",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_a_refusal_is_worded_in_the_pages_language(case):
+    make, english = REFUSALS[case]
+    with translation.override("en"), pytest.raises((TournamentError, ScoringError)) as error:
+        make()
+    assert english in error.value.message
+    with translation.override("bg"), pytest.raises((TournamentError, ScoringError)) as error:
+        make()
+    assert english not in error.value.message
+    assert any("а" <= char <= "я" for char in error.value.message.lower()), error.value.message
