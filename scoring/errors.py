@@ -4,9 +4,12 @@
 class ScoringError(Exception):
     status = 400
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, rule=None):
         super().__init__(message)
         self.message = message
+        #: The engine's RuleError behind this refusal, if any: pages word it in their own
+        #: language (scoring.rule_words), the API answers its message and deal.
+        self.rule = rule
 
 
 class InvalidInput(ScoringError):

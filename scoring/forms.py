@@ -12,7 +12,9 @@ import engine
 from config.forms import Form
 
 from . import presenters
-from .services import MAX_NAME
+from .names import MAX_NAME, clean, first_repeat
+from .rule_words import rule_text
+from .services import same_name_message
 
 RANDOM = "random"
 
@@ -105,9 +107,13 @@ class GameNewForm(Form):
         try:
             engine.Rules.build(ruleset.id, options)
         except engine.RuleError as error:
-            raise forms.ValidationError(error.message) from None
+            raise forms.ValidationError(rule_text(error)) from None
         data["options"] = options
         data["players"] = [data.get(f"player_{seat}", "") for seat in range(3)]
+        repeat = first_repeat([clean(name) for name in data["players"]])
+        if repeat is not None and all(data["players"]):
+            first, second = (clean(data["players"][seat]) for seat in repeat)
+            self.add_error(f"player_{repeat[1]}", same_name_message(first, second))
         dealer = data.get("first_dealer")
         data["dealer"] = None if dealer in (None, RANDOM) else int(dealer)
         return data
@@ -130,19 +136,7 @@ class TricksForm(Form):
         super().__init__(*args, **kwargs)
         self.per_hand = per_hand
         for seat, name in enumerate(names):
-            self.fields[f"tricks_{seat}"] = forms.IntegerField(
-                label=name,
-                min_value=0,
-                max_value=per_hand,
-                widget=forms.NumberInput(
-                    attrs={
-                        "inputmode": "numeric",
-                        "autocomplete": "off",
-                        "class": "tricks-input",
-                        "data-seat": seat,
-                    }
-                ),
-            )
+            self.fields[f"tricks_{seat}"] = _tricks_field(name, per_hand, seat)
 
     def seat_fields(self):
         return [self[f"tricks_{seat}"] for seat in range(3)]
@@ -211,7 +205,69 @@ class ConfirmForm(Form):
 
 
 class UndoForm(Form):
+    """The undo confirmation is bound to the deal it names and the game's version when it was
+    shown: a stale one (Back after an undo, a second tap) is refused instead of undoing the
+    deal before."""
+
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+def _tricks_field(name: str, per_hand: int, seat: int, required: bool = True):
+    return forms.IntegerField(
+        label=name,
+        min_value=0,
+        max_value=per_hand,
+        required=required,
+        widget=forms.NumberInput(
+            attrs={
+                "inputmode": "numeric",
+                "autocomplete": "off",
+                "class": "tricks-input",
+                "data-seat": seat,
+            }
+        ),
+    )
+
+
+class CorrectForm(Form):
+    """A recorded deal as it should have been: how the calls went (one of the ways the rules
+    allow at that deal) and, unless they ended in a redeal, each player's tricks."""
+
+    calls = forms.ChoiceField(label=_("The calls"), widget=_radio())
+
+    def __init__(self, *args, names: list[str], per_hand: int, choices: list, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.per_hand = per_hand
+        self.redeals = {choice.value for choice in choices if choice.redeal}
+        self.fields["calls"].choices = [(choice.value, choice.label) for choice in choices]
+        for seat, name in enumerate(names):
+            self.fields[f"tricks_{seat}"] = _tricks_field(name, per_hand, seat, required=False)
+
+    def seat_fields(self):
+        return [self[f"tricks_{seat}"] for seat in range(3)]
+
+    def clean(self):
+        data = super().clean()
+        value = data.get("calls")
+        if value is None:
+            return data
+        data["call_list"] = presenters.calls_from_text(value)
+        if value in self.redeals:
+            data["tricks"] = None
+            return data
+        tricks = [data.get(f"tricks_{seat}") for seat in range(3)]
+        if None in tricks:
+            if not any(self.has_error(f"tricks_{seat}") for seat in range(3)):
+                raise forms.ValidationError(_("Enter each player's tricks."))
+            return data
+        if sum(tricks) != self.per_hand:
+            raise forms.ValidationError(
+                _("The tricks add up to %(sum)s; they must add up to %(total)s.")
+                % {"sum": sum(tricks), "total": self.per_hand}
+            )
+        data["tricks"] = tricks
+        return data
 
 
 # --- the referee's help -----------------------------------------------------------------------

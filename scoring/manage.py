@@ -18,6 +18,7 @@ from . import presenters, selectors, services
 from .errors import ScoringError
 from .forms import ReasonForm
 from .models import Game
+from .rule_words import refusal
 from .views import _game, _keeper_link, _no_store, actor, can_manage
 
 TEMPLATE = "scoring/manage.html"
@@ -72,7 +73,7 @@ def _write(request, game: Game, name: str, write, *, reason_required: bool = Fal
         write(actor(request), form.cleaned_data["reason"])
     except ScoringError as failure:
         return _page(
-            request, game, forms={name: form}, error=failure.message, status=failure.status
+            request, game, forms={name: form}, error=refusal(failure), status=failure.status
         )
     return redirect("scoring:manage", game_id=game.pk)
 

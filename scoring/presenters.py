@@ -8,6 +8,7 @@ the same. The engine's own English texts (such as `Reason.text`) are never shown
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -307,6 +308,7 @@ class SeatView:
     name: str
     target: int | None
     total: str
+    short: str  # as the narrow places show it (short_names); the full name is read out
     dealer: bool
     caller: bool
     to_call: bool
@@ -398,6 +400,8 @@ class TableView:
     needs_last_tricks: int | None = None
     last_tricks_given: tuple[int, ...] = ()
     last_deal_number: int = 0
+    sheet_names: list[str] = field(default_factory=list)
+    tie_sentence: str = ""
 
     @property
     def step(self) -> str:
@@ -491,12 +495,14 @@ def _deal_view(
         calls_error = _("Those calls no longer fit this deal: start the calls again.")
     passes = game.rules.ruleset.passes_per_game
     to_call = auction.to_call
+    shorts = short_names(names)
     seats = [
         SeatView(
             seat=seat,
             name=names[seat],
             target=upcoming.targets[seat],
             total=signed(game.totals[seat]),
+            short=shorts[seat],
             dealer=seat == upcoming.dealer,
             caller=seat == upcoming.caller,
             to_call=seat == to_call,
@@ -533,7 +539,35 @@ def _deal_view(
     return view
 
 
+#: The longest name (in characters) a third of a phone's width shows whole.
+SHORT_NAME = 10
+
+
+def short_names(names: list[str]) -> list[str]:
+    """The names as the score sheet's narrow columns show them: each player's first word
+    ("Александра" for "Александра Константинова-Петрова"), with the initial of the last word
+    where two first words are the same, and the whole name where even that is not enough.
+    A first word longer than ten letters is cut to eight and a full stop ("Максимил."): three
+    columns of them, the deal's number and its call fit 390 px. The page shows the full
+    names at its top (the order of play) and to screen readers and as a tooltip."""
+
+    def first(name: str) -> str:
+        word = name.split()[0] if name.split() else name
+        return word if len(word) <= SHORT_NAME else word[: SHORT_NAME - 2] + "."
+
+    def with_initial(name: str) -> str:
+        words = name.split()
+        return first(name) if len(words) < 2 else f"{first(name)} {words[-1][0]}."
+
+    for shorten in (first, with_initial):
+        short = [shorten(name) for name in names]
+        if len({s.casefold() for s in short}) == len(names):
+            return short
+    return list(names)
+
+
 def _sheet_rows(state: engine.GameState, names: list[str]) -> list[dict]:
+    """One row per deal (redeals included), worded."""
     rows = []
     for deal in state.deals:
         if deal.redeal:
@@ -544,7 +578,7 @@ def _sheet_rows(state: engine.GameState, names: list[str]) -> list[dict]:
                 else _("Redeal: everyone passed.")
             )
         else:
-            call = _("%(call)s (%(name)s)") % {
+            call = _("%(call)s · %(name)s") % {
                 "call": call_label(deal.contract.name),
                 "name": names[deal.declarer],
             }
@@ -621,12 +655,15 @@ def table_view(
         rows=_sheet_rows(state, names),
         totals=[signed(total) for total in state.totals],
         last_deal_number=len(entries),
+        sheet_names=short_names(names),
     )
     if not state.finished:
         view.deal = _deal_view(played, names, calls or [], for_deal)
         return view
     view.end_sentence = end_sentence(state, names)
     view.needs_last_tricks = state.needs_last_tricks
+    if state.needs_last_tricks:
+        view.tie_sentence = tie_sentence(state, names)
     view.last_tricks_given = state.hands[-1].last_tricks if state.hands else ()
     if state.placings is not None:
         view.placings = [
@@ -635,6 +672,39 @@ def table_view(
         ]
         view.reasons = [reason_sentence(reason, names) for reason in state.outcome.reasons]
     return view
+
+
+def _names_list(names: list[str]) -> str:
+    if len(names) == 3:
+        return _("%(a)s, %(b)s and %(c)s") % {"a": names[0], "b": names[1], "c": names[2]}
+    return _("%(a)s and %(b)s") % {"a": names[0], "b": names[1]}
+
+
+def tie_sentence(state: engine.GameState, names: list[str]) -> str:
+    """Who the tie-break question is about: the players level on totals and on the points of
+    the last hand, by name."""
+    last = state.hands[-1] if state.hands else None
+    groups: dict[tuple, list[int]] = {}
+    for seat in range(3):
+        key = (state.totals[seat], last.points[seat] if last else None)
+        groups.setdefault(key, []).append(seat)
+    tied = next((seats for seats in groups.values() if len(seats) > 1), None)
+    if tied is None:
+        return _(
+            "Totals and last-hand points are level: who won the last tricks of the last "
+            "hand decides."
+        )
+    values = {
+        "names": _names_list([names[seat] for seat in tied]),
+        "total": signed(state.totals[tied[0]]),
+    }
+    return (
+        _(
+            "%(names)s are level on totals (%(total)s) and on the points of the last hand: "
+            "who won the last tricks of the last hand decides their places."
+        )
+        % values
+    )
 
 
 def undo_summary(game: Game, entries: list[DealEntry]) -> str:
@@ -658,6 +728,148 @@ def undo_summary(game: Game, entries: list[DealEntry]) -> str:
         "call": call_label(deal.contract.name),
         "tricks": tricks,
     }
+
+
+# --- correcting a deal, and two phones that entered the same deal ----------------------------
+
+
+@dataclass(frozen=True)
+class CallsChoice:
+    value: str  # the calls, comma-separated, as the forms carry them
+    label: str
+    redeal: bool
+
+
+def _auction_words(auction: engine.Auction, names: list[str]) -> str:
+    words = " ".join(_made(made, names).sentence for made in auction.calls)
+    return f"{words} {_('Redeal.')}" if auction.redeal else words
+
+
+def calls_choices(game: Game, before: list[DealEntry]) -> list[CallsChoice]:
+    """Every way the calls of the deal after `before` may go under the rules, in words: the
+    choices of the correction form (a redeal, or a contract after any passes)."""
+    names = list(game.players)
+    choices: list[CallsChoice] = []
+
+    def walk(auction: engine.Auction) -> None:
+        for call in auction.allowed_calls():
+            after = auction.call(call.name)
+            if after.finished:
+                value = ",".join(made.call.name for made in after.calls)
+                choices.append(CallsChoice(value, _auction_words(after, names), after.redeal))
+            else:
+                walk(after)
+
+    walk(engine_game(game, before).auction())
+    return choices
+
+
+def deal_words(game: Game, before: list[DealEntry], calls: object, tricks: object) -> str:
+    """A deal as it was (or would be) entered after `before`: who called what, each player's
+    tricks. Calls the rules do not allow there are listed by name."""
+    names = list(game.players)
+    try:
+        auction = engine_game(game, before).auction()
+        for name in calls if isinstance(calls, list) else []:
+            auction = auction.call(name)
+        words = _auction_words(auction, names)
+    except engine.RuleError:
+        words = _("calls: %(calls)s") % {"calls": _calls_text(calls)}
+    if isinstance(tricks, list) and len(tricks) == 3:
+        words += " " + _("Tricks: %(tricks)s.") % {"tricks": _seats_text(tricks, names)}
+    return words
+
+
+@dataclass(frozen=True)
+class CorrectionView:
+    number: int
+    dealer_name: str
+    targets: list[tuple[str, int]]  # name, target
+    recorded: str  # the deal as it stands, in words
+    choices: list[CallsChoice]
+    entry: DealEntry
+
+
+def correction_view(game: Game, number: int) -> CorrectionView | None:
+    """What the correction page shows for deal `number`; None if it is not recorded."""
+    entries = selectors.live_entries(game)
+    if not 1 <= number <= len(entries):
+        return None
+    before = entries[: number - 1]
+    played = engine_game(game, before)
+    upcoming = played.state().next
+    names = list(game.players)
+    entry = entries[number - 1]
+    return CorrectionView(
+        number=number,
+        dealer_name=names[upcoming.dealer],
+        targets=[(names[seat], upcoming.targets[seat]) for seat in range(3)],
+        recorded=deal_words(game, before, entry.calls, entry.tricks),
+        choices=calls_choices(game, before),
+        entry=entry,
+    )
+
+
+@dataclass(frozen=True)
+class ClashView:
+    """Two phones entered the same deal differently: both versions, side by side."""
+
+    number: int
+    recorded: str
+    mine: str
+    calls: str  # what this phone sent, for the "keep mine" form
+    tricks: list[int] | None
+
+
+def clash_view(game: Game, number: object, calls: list, tricks: list | None) -> ClashView | None:
+    """The clash when deal `number` is recorded with other values than these; else None."""
+    entries = selectors.live_entries(game)
+    if not isinstance(number, int) or not 1 <= number <= len(entries):
+        return None
+    entry = entries[number - 1]
+    if (entry.calls, entry.tricks) == (calls, tricks):
+        return None
+    before = entries[: number - 1]
+    return ClashView(
+        number=number,
+        recorded=deal_words(game, before, entry.calls, entry.tricks),
+        mine=deal_words(game, before, calls, tricks),
+        calls=",".join(calls),
+        tricks=tricks,
+    )
+
+
+@dataclass(frozen=True)
+class CorrectionNote:
+    at: object
+    actor: str
+    number: int
+    before: str
+    after: str
+
+
+def corrections(game: Game, changes: list[GameChange] | None = None) -> list[CorrectionNote]:
+    """The corrections made to the game's deals, oldest first: who, when, before → after."""
+    changes = selectors.game_history(game) if changes is None else changes
+    names = list(game.players)
+    notes = []
+    for change in changes:
+        if change.action != GameChange.Action.DEAL_CORRECTED:
+            continue
+        data = change.data or {}
+        words = []
+        for key in ("before", "after"):
+            deal = data.get(key) or {}
+            words.append(_deal_record_words(deal, names))
+        notes.append(CorrectionNote(change.at, change.actor, change.deal_number, *words))
+    return notes
+
+
+def _deal_record_words(deal: dict, names: list[str]) -> str:
+    parts = [_("calls: %(calls)s") % {"calls": _calls_text(deal.get("calls"))}]
+    if deal.get("tricks") is not None:
+        parts.append(_("tricks: %(tricks)s") % {"tricks": _seats_text(deal["tricks"], names)})
+    return "; ".join(parts)
 
 
 def trick_label(number: int, per_hand: int) -> str:
@@ -781,10 +993,18 @@ class EntryView:
     undone_at: object
     undone_by: str
     words: str
+    replaced: bool = False  # undone by a correction, not by an undo
 
 
 def entries_view(game: Game, entries: list[DealEntry]) -> list[EntryView]:
     names = list(game.players)
+    # An undone row a correction replaced: its number and values are a correction's "before"
+    # (matched by value, not by row id, so a restored backup reads the same).
+    corrected = game.changes.filter(action=GameChange.Action.DEAL_CORRECTED)
+    replaced = {
+        (change.deal_number, json.dumps((change.data or {}).get("before"), sort_keys=True))
+        for change in corrected
+    }
     return [
         EntryView(
             entry.number,
@@ -793,6 +1013,8 @@ def entries_view(game: Game, entries: list[DealEntry]) -> list[EntryView]:
             entry.undone_at,
             entry.undone_by,
             entry_words(entry, names),
+            entry.undone_at is not None
+            and (entry.number, json.dumps(entry.as_record(), sort_keys=True)) in replaced,
         )
         for entry in entries
     ]
@@ -807,6 +1029,11 @@ def change_detail(change: GameChange, names: list[str]) -> str:
         if data.get("tricks") is not None:
             parts.append(_("tricks: %(tricks)s") % {"tricks": _seats_text(data["tricks"], names)})
         return "; ".join(parts)
+    if change.action == action.DEAL_CORRECTED:
+        return _("%(before)s → %(after)s") % {
+            "before": _deal_record_words(data.get("before") or {}, names),
+            "after": _deal_record_words(data.get("after") or {}, names),
+        }
     if change.action == action.LAST_TRICKS:
         return _("last tricks won by %(before)s → %(after)s") % {
             "before": _winners_text(data.get("before"), names),

@@ -20,10 +20,9 @@ import engine
 
 from .errors import Conflict, DealRejected, InvalidInput
 from .models import DealEntry, Game, GameChange
+from .names import MAX_NAME, NameProblem, PlayerName, first_repeat
 from .selectors import game_record, live_entries
 from .signals import game_confirmed, game_reopened
-
-MAX_NAME = 80
 
 
 @dataclass(frozen=True)
@@ -34,27 +33,51 @@ class Recorded:
 
 
 def _clean_players(players: object) -> list[str]:
+    """Three names, tidied; no two the same (case, spacing and accents aside), or nobody
+    could tell from the sheet who is who (scoring.names holds the rule)."""
     if not isinstance(players, list | tuple) or len(players) != 3:
         raise InvalidInput(_("players must be three names, by seat"))
-    names = []
+    cleaned = []
     for name in players:
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidInput(_("each player needs a name"))
-        if len(name.strip()) > MAX_NAME:
-            raise InvalidInput(_("a name has at most %(n)s characters") % {"n": MAX_NAME})
-        names.append(" ".join(name.split()))
-    return names
+        try:
+            cleaned.append(str(PlayerName.parse(name)))
+        except NameProblem as problem:
+            if problem.code == "too_long":
+                raise InvalidInput(
+                    _("a name has at most %(n)s characters") % {"n": MAX_NAME}
+                ) from None
+            raise InvalidInput(_("each player needs a name")) from None
+    repeat = first_repeat(cleaned)
+    if repeat is not None:
+        raise InvalidInput(same_name_message(cleaned[repeat[0]], cleaned[repeat[1]]))
+    return cleaned
+
+
+def same_name_message(first: str, second: str) -> str:
+    """Why two names at one table are refused, in the page's language."""
+    if first == second:
+        return _(
+            "“%(name)s” is written twice: add an initial or a surname so the sheet tells "
+            "the players apart"
+        ) % {"name": first}
+    return _(
+        "“%(first)s” and “%(second)s” are the same name: add an initial or a surname so "
+        "the sheet tells the players apart"
+    ) % {"first": first, "second": second}
 
 
 def _replay(record: dict) -> engine.GameState:
     try:
         return engine.replay(record)
     except engine.RuleError as error:
-        raise DealRejected(error.message) from None
+        raise DealRejected(error.message, rule=error) from None
 
 
 def _apply(game: Game, state: engine.GameState) -> None:
-    """Copy the engine's answer onto the game and bump its version (caller saves)."""
+    """Copy the engine's answer onto the game and bump its version (caller saves).
+    A void game was set aside by its organiser: no deal may change it any more."""
+    if game.result == Game.Result.VOID:
+        raise Conflict(_("the game is void (set aside by the organisers): no more deals"))
     if not game.confirmed:
         game.result = Game.Result.FINISHED if state.finished else Game.Result.IN_PLAY
     game.totals = list(state.totals)
@@ -98,7 +121,7 @@ def game_create(
     try:
         state = engine.replay(record)
     except engine.RuleError as error:
-        raise InvalidInput(error.message) from None
+        raise InvalidInput(error.message, rule=error) from None
     with transaction.atomic():
         game = Game(ruleset=ruleset, options=options, players=names, first_dealer=first_dealer)
         _apply(game, state)
@@ -166,10 +189,21 @@ def _deal_record(game_id, number, calls, tricks, last_tricks, actor) -> Recorded
 
 
 @transaction.atomic
-def deal_undo(*, game_id: int, number: object, actor: str = "", reason: str = "") -> Recorded:
-    """Undo the last deal while the result is unconfirmed; the row is kept, marked undone."""
+def deal_undo(
+    *, game_id: int, number: object, actor: str = "", reason: str = "", version: object = None
+) -> Recorded:
+    """Undo the last deal while the result is unconfirmed; the row is kept, marked undone.
+    With `version` (the game's version when the confirmation was shown), a game that has
+    changed since is refused: a stale confirmation never undoes the deal before."""
     game = _locked(game_id)
     entries = live_entries(game)
+    if version is not None and version != game.version:
+        raise Conflict(
+            _(
+                "This confirmation is out of date: the game has changed since it was shown. "
+                "Nothing was undone."
+            )
+        )
     if game.confirmed:
         raise Conflict(_("the result is confirmed: reopen it before undoing a deal"))
     if not entries or number != len(entries):
@@ -209,6 +243,71 @@ def last_tricks_add(
         game, GameChange.Action.LAST_TRICKS, actor, number, {"before": before, "after": last_tricks}
     )
     return Recorded(game, state, created=False)
+
+
+def deal_correct(
+    *,
+    game_id: int,
+    number: object,
+    calls: object,
+    tricks: object = None,
+    last_tricks: object = None,
+    actor: str = "",
+) -> Recorded:
+    """Correct deal `number`, any recorded deal, not only the last: a mistake found hands later
+    costs one correction instead of undoing every hand since. The whole game is replayed with
+    the corrected deal; if it or a later deal no longer fits, nothing is saved and the
+    DealRejected names the first deal that fails (its `rule.deal`). The old row is kept,
+    marked undone at the moment its replacement was entered, and the history holds both
+    (before → after), so a correction is never silent. The same values again change nothing
+    (created=False); a confirmed result must be reopened by an organiser first."""
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise InvalidInput(_("deal must be the positive number of a recorded deal"))
+    try:
+        return _deal_correct(game_id, number, calls, tricks, last_tricks, actor)
+    except IntegrityError:
+        # Another correction of this deal landed between our read and our write: decide again.
+        return _deal_correct(game_id, number, calls, tricks, last_tricks, actor)
+
+
+@transaction.atomic
+def _deal_correct(game_id, number, calls, tricks, last_tricks, actor) -> Recorded:
+    game = _locked(game_id)
+    if game.confirmed:
+        raise Conflict(_("the result is confirmed: an organiser must reopen it first"))
+    if game.result == Game.Result.VOID:
+        raise Conflict(_("the game is void (set aside by the organisers)"))
+    entries = live_entries(game)
+    if number > len(entries):
+        raise Conflict(
+            _("deal %(n)s is not recorded yet: %(count)s deals are recorded")
+            % {"n": number, "count": len(entries)}
+        )
+    old = entries[number - 1]
+    if _same_deal(old, calls, tricks, last_tricks):
+        return Recorded(game, engine.replay(game_record(game, entries)), created=False)
+    settled_by_hand = (GameChange.Action.ENDED_EARLY, GameChange.Action.RESULT_ADJUSTED)
+    if game.changes.filter(action__in=settled_by_hand).exists():
+        # Its result is the organisers' own, not the replay's: a replay would overwrite it.
+        raise Conflict(_("the organisers set this game's result by hand: ask them to change it"))
+    new = DealEntry(
+        game=game,
+        number=number,
+        calls=calls,
+        tricks=tricks,
+        last_tricks=last_tricks,
+        entered_by=actor,
+    )
+    state = _replay(game_record(game, [*entries[: number - 1], new, *entries[number:]]))
+    old.undone_at = timezone.now()
+    old.undone_by = actor
+    old.save(update_fields=["undone_at", "undone_by"])  # first: one live row per number
+    new.save()
+    _apply(game, state)
+    game.save()
+    data = {"before": old.as_record(), "after": new.as_record()}
+    _log(game, GameChange.Action.DEAL_CORRECTED, actor, number, data)
+    return Recorded(game, state, created=True)
 
 
 @transaction.atomic
@@ -262,3 +361,152 @@ def secret_matches(game: Game, offered: object) -> bool:
     return isinstance(offered, str) and secrets.compare_digest(
         offered.encode("utf-8", "surrogatepass"), game.secret.encode()
     )
+
+
+# --- a table that cannot be played out: a walkout (tournaments.walkouts calls these) --------
+
+
+def _reason(reason: object) -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise InvalidInput(_("say why"))
+    return text
+
+
+def _still_open(game: Game) -> None:
+    """Walkout changes apply to a game still being played or awaiting confirmation."""
+    if game.result == Game.Result.VOID:
+        raise Conflict(_("the game is void (set aside by the organisers)"))
+    if game.confirmed:
+        raise Conflict(_("the result is confirmed: reopen it first"))
+
+
+@transaction.atomic
+def seat_substitute(*, game_id: int, seat: object, name: object, actor: str, reason: str) -> Game:
+    """Another player takes `seat` from the next deal on; the deals so far stand as played.
+    The name by seat changes for display; the history keeps who sat there before and from
+    which deal the new player plays."""
+    reason = _reason(reason)
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2):
+        raise InvalidInput(_("seat must be 0, 1 or 2"))
+    game = _locked(game_id)
+    _still_open(game)
+    if game.result == Game.Result.FINISHED:
+        raise Conflict(_("the game is finished: no deal is left to play"))
+    # The table's names with the new one, checked as a new game's are (no two the same).
+    players = _clean_players([name if i == seat else old for i, old in enumerate(game.players)])
+    before, new_name = game.players[seat], players[seat]
+    from_deal = len(live_entries(game)) + 1
+    game.players = players
+    game.version += 1
+    game.save()
+    data = {"seat": seat, "before": before, "after": new_name, "from_deal": from_deal}
+    _log(game, GameChange.Action.SEAT_SUBSTITUTED, actor, from_deal, data, reason)
+    return game
+
+
+def early_placings(state: engine.GameState) -> tuple[int, int, int]:
+    """The placings of a game stopped before its end, by the engine's own placing rule
+    (engine.placings.place): totals first, then the last hand's points, then who won a trick
+    of the last hand most recently. Refused when no hand was played, or when only trick
+    winners nobody entered could separate equal totals."""
+    from engine.placings import place
+
+    hands = state.hands
+    if not hands:
+        raise Conflict(_("no hand has been played yet: void the table or enter a result by hand"))
+    last = hands[-1]
+    outcome = place(
+        state.totals, last.points, last.tricks, last.last_tricks, state.rules.tricks_per_hand, None
+    )
+    if outcome.placings is None:
+        raise Conflict(
+            _(
+                "the totals are level and only the winners of the last hand's tricks can "
+                "separate them: add them on the score sheet, or enter a result by hand"
+            )
+        )
+    return tuple(outcome.placings)
+
+
+@transaction.atomic
+def game_end_early(*, game_id: int, actor: str, reason: str) -> Game:
+    """Stop the game as it stands: the placings of the score so far (early_placings). A game
+    already finished by its rules is left as it is."""
+    reason = _reason(reason)
+    game = _locked(game_id)
+    _still_open(game)
+    entries = live_entries(game)
+    state = engine.replay(game_record(game, entries))
+    if state.finished:
+        if state.placings is None:
+            raise Conflict(_("the game needs the winners of the last tricks to be placed"))
+        return game
+    placings = early_placings(state)
+    game.result = Game.Result.FINISHED
+    game.totals = list(state.totals)
+    game.placings = list(placings)
+    game.version += 1
+    game.save()
+    data = {"placings": list(placings), "totals": list(state.totals), "deals": len(entries)}
+    _log(game, GameChange.Action.ENDED_EARLY, actor, len(entries) or None, data, reason)
+    return game
+
+
+@transaction.atomic
+def game_void(*, game_id: int, actor: str, reason: str) -> Game:
+    """Set the game aside: it gives no result and takes no more deals. Its deals stay."""
+    reason = _reason(reason)
+    game = _locked(game_id)
+    _still_open(game)
+    before = {"result": game.result, "totals": game.totals, "placings": game.placings}
+    game.result = Game.Result.VOID
+    game.version += 1
+    game.save()
+    _log(game, GameChange.Action.VOIDED, actor, data=before, reason=reason)
+    return game
+
+
+def _placings_by_hand(placings: object) -> list[int]:
+    if not isinstance(placings, list | tuple) or sorted(placings) != [0, 1, 2]:
+        raise InvalidInput(_("placings must be the three seats (0, 1, 2), first to last"))
+    if any(isinstance(seat, bool) for seat in placings):
+        raise InvalidInput(_("placings must be the three seats (0, 1, 2), first to last"))
+    return list(placings)
+
+
+def _totals_by_hand(totals: object) -> list[int]:
+    ok = isinstance(totals, list | tuple) and len(totals) == 3
+    if not ok or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals):
+        raise InvalidInput(_("totals must be three whole numbers, by seat"))
+    if any(abs(t) > 9999 for t in totals):
+        raise InvalidInput(_("totals must be three whole numbers, by seat"))
+    return list(totals)
+
+
+@transaction.atomic
+def game_adjust(*, game_id: int, placings: object, totals: object, actor: str, reason: str) -> Game:
+    """The organisers' own result: placings (seats, first to last) and, if given, totals by
+    seat (else the score so far stands). Left finished, for game_confirm; the history keeps
+    the result before and after."""
+    reason = _reason(reason)
+    placings = _placings_by_hand(placings)
+    totals = None if totals is None else _totals_by_hand(totals)
+    game = _locked(game_id)
+    _still_open(game)
+    before = {"placings": game.placings, "totals": game.totals}
+    game.placings = placings
+    if totals is not None:
+        game.totals = totals
+    game.result = Game.Result.FINISHED
+    game.version += 1
+    game.save()
+    after = {"placings": game.placings, "totals": game.totals}
+    _log(
+        game,
+        GameChange.Action.RESULT_ADJUSTED,
+        actor,
+        data={"before": before, "after": after},
+        reason=reason,
+    )
+    return game

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import manage, views
+from . import correct, manage, views
 
 app_name = "scoring"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/last-tricks/", views.last_tricks, name="last_tricks"),
     path("games/<int:game_id>/confirm/", views.confirm, name="confirm"),
     path("games/<int:game_id>/undo/", views.undo, name="undo"),
+    path("games/<int:game_id>/deals/<int:number>/correct/", correct.correct, name="correct"),
     path("games/<int:game_id>/release/", views.release, name="release"),
     path("games/<int:game_id>/manage/", manage.manage, name="manage"),
     path("games/<int:game_id>/manage/reopen/", manage.reopen, name="manage_reopen"),

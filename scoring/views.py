@@ -17,6 +17,7 @@ from pathlib import Path
 
 import segno
 from django.conf import settings
+from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -34,7 +35,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import engine
 
 from . import presenters, selectors, services, throttle
-from .errors import ScoringError
+from .errors import Conflict, ScoringError
 from .forms import (
     CallForm,
     ConfirmForm,
@@ -46,6 +47,8 @@ from .forms import (
     UndoForm,
 )
 from .models import Game
+from .names import near_pairs
+from .rule_words import refusal, rule_text
 from .tables import sheet_table
 
 ACTOR = "table"
@@ -83,6 +86,9 @@ def _secret_mark(game: Game) -> str:
 
 
 def keep_grant(request, game: Game) -> None:
+    """Grant keeping in a new session key: a session id planted before (session fixation)
+    must not gain the table. The session's data moves to the new key."""
+    request.session.cycle_key()
     request.session[keeper_key(game.pk)] = _secret_mark(game)
 
 
@@ -126,21 +132,32 @@ def _no_store(response: HttpResponse) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def game_new(request):
     form = GameNewForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            game = services.game_create(
-                ruleset=data["ruleset"],
-                players=data["players"],
-                options=data["options"],
-                first_dealer=data["dealer"],
-                actor=actor(request),
-            )
-        except ScoringError as error:
-            form.add_error(None, error.message)
+        if not throttle.game_creation_allowed(request):
+            status = 429
+            form.add_error(None, _("Too many new games from here just now. Wait ten minutes."))
         else:
-            keep_grant(request, game)
-            return redirect("scoring:table", game_id=game.id)
+            data = form.cleaned_data
+            try:
+                game = services.game_create(
+                    ruleset=data["ruleset"],
+                    players=data["players"],
+                    options=data["options"],
+                    first_dealer=data["dealer"],
+                    actor=actor(request),
+                )
+            except ScoringError as error:
+                form.add_error(None, refusal(error))
+            else:
+                keep_grant(request, game)
+                for name, other in near_pairs(game.players, []):
+                    messages.warning(
+                        request,
+                        _("“%(name)s” and “%(other)s” look alike: are they two different players?")
+                        % {"name": name, "other": other},
+                    )
+                return redirect("scoring:table", game_id=game.id)
     options = ("hands", "goal", "pass_turns", "exchange_order")
     context = {
         "form": form,
@@ -148,22 +165,24 @@ def game_new(request):
         "player_fields": [form[f"player_{seat}"] for seat in range(3)],
         "options_open": any(form[name].errors for name in options),
     }
-    return render(request, "scoring/game_new.html", context, status=400 if form.errors else 200)
+    status = 400 if form.errors and status == 200 else status
+    return render(request, "scoring/game_new.html", context, status=status)
 
 
 @require_GET
 def keep(request, game_id: int, secret: str):
     """The keeper's link: grants the right to this session, then leaves the secret behind."""
     game = _game(game_id)
-    if throttle.secret_blocked(request):
-        context = {"game": game, "blocked": True}
-        response = render(request, "scoring/keep_denied.html", context, status=429)
-    elif not services.secret_matches(game, secret):
-        throttle.secret_failed(request, game.pk, via="keeper link")
-        response = render(request, "scoring/keep_denied.html", {"game": game}, status=403)
-    else:
+    right = services.secret_matches(game, secret)
+    verdict = throttle.judge_secret(request, game.pk, right=right, via="keeper link")
+    if verdict is throttle.Verdict.RIGHT:
         keep_grant(request, game)
         response = redirect("scoring:table", game_id=game.id)
+    else:
+        blocked = verdict is throttle.Verdict.BLOCKED
+        context = {"game": game, "blocked": blocked}
+        status = 429 if blocked else 403
+        response = render(request, "scoring/keep_denied.html", context, status=status)
     response["Referrer-Policy"] = "no-referrer"
     return _no_store(response)
 
@@ -214,9 +233,14 @@ def _render(
     errors: dict | None = None,
     status: int = 200,
     partial: bool | None = None,
+    clash: presenters.ClashView | None = None,
 ) -> HttpResponse:
     """The table page (or its `game` partial) from a fresh replay of the live deals."""
-    view = presenters.table_view(game, calls=calls, for_deal=for_deal)
+    entries = selectors.all_entries(game)  # one query: the live deals and any undone ones
+    live = sorted((entry for entry in entries if entry.undone_at is None), key=_number)
+    view = presenters.table_view(game, live, calls=calls, for_deal=for_deal)
+    # The history is read only when a deal was ever taken back (undone or corrected).
+    replaced = len(live) < len(entries)
     forms = forms or {}
     errors = dict(errors or {})
     names = view.names
@@ -252,13 +276,16 @@ def _render(
         "game": game,
         "view": view,
         "keeper": keeper,
-        "sheet": sheet_table(view),
+        "sheet": sheet_table(view, correct=keeper and not view.confirmed),
         "errors": errors,
         "page_errors": page_errors,
         "tricks_form": shown.get("tricks"),
         "last_tricks_form": shown.get("last_tricks"),
         "confirm_form": shown.get("confirm"),
         "show_calls": "call" in shown,
+        "clash": clash,
+        "corrections": presenters.corrections(game) if replaced else [],
+        "undo_query": urlencode({"deal": view.last_deal_number, "v": game.version}),
     }
     if partial is None:
         partial = bool(request.htmx)
@@ -271,7 +298,24 @@ def _render(
     template = f"{TABLE}#game" if partial else TABLE
     if partial and request.htmx and status >= 400:
         status = 200  # htmx swaps only successful answers; the error is in the partial
-    return _revalidated(render(request, template, context, status=status))
+    response = render(request, template, context, status=status)
+    if keeper and request.htmx:
+        # The address bar follows the keeper's step, so a reload mid-entry keeps the call.
+        response["HX-Replace-Url"] = _step_url(game, view)
+    return _revalidated(response)
+
+
+def _number(entry) -> int:
+    return entry.number
+
+
+def _step_url(game: Game, view: presenters.TableView) -> str:
+    """The table page's address for the step the keeper is at: with the call chosen (and
+    its deal) while the tricks are being entered, else the plain page."""
+    url = reverse("scoring:table", args=[game.id])
+    if view.step == "tricks" and view.deal.calls_value:
+        return f"{url}?{urlencode({'deal': view.deal.number, 'calls': view.deal.calls_value})}"
+    return url
 
 
 def _revalidated(response: HttpResponse) -> HttpResponse:
@@ -405,24 +449,41 @@ def call(request, game: Game):
                 game_id=game.id, number=number, calls=calls, actor=actor(request)
             )
         except ScoringError as error:
+            clash = _clash(game, error, number, calls, None)
             return _render(
-                request, game, keeper=True, errors={"call": error.message}, status=error.status
+                request,
+                game,
+                keeper=True,
+                errors={} if clash else {"call": refusal(error, list(game.players))},
+                status=error.status,
+                clash=clash,
             )
         return _done(request, recorded.game)
     if request.htmx:
         return _render(request, game, keeper=True, calls=calls, for_deal=number)
+    # Without JavaScript the page opens at what is now due: the exchange, then the tricks.
     query = urlencode({"deal": number, "calls": ",".join(calls)})
-    return redirect(f"{reverse('scoring:table', args=[game.id])}?{query}")
+    return redirect(f"{reverse('scoring:table', args=[game.id])}?{query}#now")
 
 
-def _submit(form, write):
-    """Run a service write for a valid form; a refusal becomes the form's error and status."""
+def _clash(game: Game, error: ScoringError, number, calls, tricks):
+    """Another phone recorded this deal first, with other values: both versions, to keep
+    either (presenters.clash_view); None for any other refusal."""
+    if not isinstance(error, Conflict):
+        return None
+    return presenters.clash_view(game, number, calls, tricks)
+
+
+def _submit(form, write, names: list[str] | None = None):
+    """Run a service write for a valid form; a refusal becomes the form's error (in the page's
+    language) and status, and is kept on the form as `refused`."""
     if not form.is_valid():
         return None, 400
     try:
         return write(form.cleaned_data), 200
     except ScoringError as error:
-        form.add_error(None, error.message)
+        form.refused = error
+        form.add_error(None, refusal(error, names))
         return None, error.status
 
 
@@ -440,9 +501,16 @@ def deal(request, game: Game):
             tricks=data["tricks"],
             actor=actor(request),
         ),
+        list(game.players),
     )
     if recorded:
         return _done(request, recorded.game)
+    refused = getattr(form, "refused", None)
+    if refused is not None:
+        data = form.cleaned_data
+        clash = _clash(game, refused, data["deal"], data["calls"], data["tricks"])
+        if clash is not None:
+            return _render(request, game, keeper=True, status=status, clash=clash)
     return _render(
         request,
         game,
@@ -467,6 +535,7 @@ def last_tricks(request, game: Game):
         lambda data: services.last_tricks_add(
             game_id=game.id, number=data["deal"], last_tricks=data["winners"], actor=actor(request)
         ),
+        list(game.players),
     )
     if recorded:
         return _done(request, recorded.game)
@@ -478,7 +547,9 @@ def confirm(request, game: Game):
     """A second player confirms the result, which locks it."""
     form = ConfirmForm(request.POST, names=list(game.players))
     confirmed, status = _submit(
-        form, lambda data: services.game_confirm(game_id=game.id, actor=data["player"])
+        form,
+        lambda data: services.game_confirm(game_id=game.id, actor=data["player"]),
+        list(game.players),
     )
     if confirmed:
         return _done(request, confirmed)
@@ -487,31 +558,54 @@ def confirm(request, game: Game):
 
 @require_http_methods(["GET", "POST"])
 def undo(request, game_id: int):
-    """Undo the last deal, after one confirmation step (this page)."""
+    """Undo the last deal, after one confirmation step (this page).
+
+    The confirmation is bound to the deal it names and the game's version when the table
+    page offered it (?deal=&v=, then hidden fields): Back after an undo, or a second tap,
+    finds it out of date and undoes nothing more. The page is never stored (no-store), and a
+    successful undo redirects to the table (POST/redirect/GET)."""
     game = _game(game_id)
     if not is_keeper(request, game):
         return _no_store(render(request, "scoring/not_keeper.html", {"game": game}, status=403))
     entries = selectors.live_entries(game)
-    error, status = "", 200
+    last = len(entries)
+    error, status, stale = "", 200, False
     if request.method == "POST":
         form = UndoForm(request.POST)
-        if form.is_valid():
+        if not form.is_valid():
+            error, status, stale = _("Nothing to undo."), 400, True
+        else:
+            asked = form.cleaned_data
             try:
                 services.deal_undo(
-                    game_id=game.id, number=form.cleaned_data["deal"], actor=actor(request)
+                    game_id=game.id,
+                    number=asked["deal"],
+                    version=asked["version"],
+                    actor=actor(request),
                 )
             except ScoringError as failure:
-                error, status = failure.message, failure.status
+                error, status, stale = refusal(failure), failure.status, True
             else:
+                messages.success(request, _("Deal %(n)s is undone.") % {"n": asked["deal"]})
                 return redirect("scoring:table", game_id=game.id)
-        else:
-            error, status = _("Nothing to undo."), 400
+    else:
+        asked_deal, asked_version = _int(request.GET.get("deal")), _int(request.GET.get("v"))
+        if (asked_deal, asked_version) != (None, None) and (asked_deal, asked_version) != (
+            last,
+            game.version,
+        ):
+            stale, status = True, 409
+            error = _(
+                "This confirmation is out of date: the game has changed since it was shown "
+                "(deal %(n)s may be undone already). Nothing was undone."
+            ) % {"n": asked_deal}
     context = {
         "game": game,
-        "form": UndoForm(initial={"deal": len(entries)}),
+        "form": UndoForm(initial={"deal": last, "version": game.version}),
         "summary": presenters.undo_summary(game, entries),
-        "number": len(entries),
+        "number": last,
         "locked": game.confirmed,
+        "stale": stale,
         "error": error,
     }
     return _no_store(render(request, "scoring/undo.html", context, status=status))
@@ -552,7 +646,7 @@ def referee(request, game_id: int | None = None):
                 ruleset, data["contract"], data["hand"], data["trick"]
             )
         except engine.RuleError as error:
-            play_form.add_error(None, error.message)
+            play_form.add_error(None, rule_text(error))
     context = {
         "game": game,
         "ruleset": ruleset,

@@ -3,7 +3,9 @@
  *
  * Tricks entry: checks the sum of the three counts as you type, and once two counts are
  * typed fills in the third (total minus the two), marking it as filled in so that a later
- * change of the typed ones updates it. Typing into the filled-in field makes it yours.
+ * change of the typed ones updates it. Typing into the filled-in field makes it yours, and
+ * replaces the filled-in count instead of adding to it ("5", then 6, is 6, never 56): the first
+ * key typed after tapping into a count (or into a filled-in one) starts it afresh.
  */
 (function () {
   "use strict";
@@ -76,6 +78,34 @@
     });
   }
 
+  function isCount(target) {
+    return target && target.matches && target.matches("form input.tricks-input");
+  }
+
+  // A count is one or two digits: the first key typed after tapping into it starts it
+  // afresh, as a selected text would (number inputs cannot be reliably selected).
+  document.addEventListener("focusin", function (event) {
+    var input = event.target;
+    if (!isCount(input)) return;
+    input.dataset.fresh = "1";
+    setTimeout(function () {
+      if (document.activeElement === input && input.select) input.select();
+    }, 0);
+  });
+
+  document.addEventListener("focusout", function (event) {
+    if (isCount(event.target)) delete event.target.dataset.fresh;
+  });
+
+  document.addEventListener("beforeinput", function (event) {
+    var input = event.target;
+    if (!isCount(input)) return;
+    var type = String(event.inputType || "");
+    var fresh = input.dataset.fresh || input.dataset.auto;
+    delete input.dataset.fresh;
+    if (fresh && type.indexOf("insert") === 0) input.value = "";
+  });
+
   document.addEventListener("input", function (event) {
     var target = event.target;
     if (!target || !target.closest) return;
@@ -96,8 +126,8 @@
   document.addEventListener("htmx:afterSwap", refresh);
 
   /* After the score-keeper's own step (a post) is swapped in, bring what comes next into
-   * view: an error first, else the call buttons, the tricks, the tie-break or the
-   * confirmation. The watchers' polls (gets) leave the page where the reader has it. */
+   * view: an error (or two phones' clash) first, else what is due now. The watchers' polls
+   * (gets) leave the page where the reader has it. */
   document.addEventListener("htmx:afterSwap", function (event) {
     var config = (event.detail && event.detail.requestConfig) || {};
     if (String(config.verb || "").toLowerCase() !== "post") return;
@@ -108,9 +138,15 @@
       error.scrollIntoView({ block: "center" });
       return;
     }
-    var next = game.querySelector(
-      ".call-form, .tricks-form, .last-tricks-form, .confirm-form, .confirmed, .result"
-    );
+    // During a deal, what is due now starts at the top (#now): the calls so far, the card
+    // exchange (what must change hands, once the call is made), then the call buttons or
+    // the tricks. After the game: the tie-break, the confirmation or the result.
+    var now = game.querySelector("#now");
+    if (now) {
+      now.scrollIntoView({ block: "start" });
+      return;
+    }
+    var next = game.querySelector(".last-tricks-form, .confirm-form, .confirmed, .result");
     if (next) next.scrollIntoView({ block: "nearest" });
   });
 })();

@@ -197,9 +197,9 @@ def play_whole_game(page, *, javascript=True, screenshot=None, after_deal=None) 
             expect(heading).to_have_count(0)  # the game is over
         after(number)
     # Ten deals on the sheet, the redeal among them.
-    expect(page.locator("table.sheet tbody tr")).to_have_count(10)
+    expect(page.locator("table.sheet tbody tr.deal-row")).to_have_count(10)
     expect(page.locator("table.sheet tr.redeal")).to_have_count(1)
-    expect(page.locator("table.sheet")).to_contain_text("no-trump (Vera)")
+    expect(page.locator("table.sheet")).to_contain_text("no-trump · Vera")
     settle_and_confirm(page, screenshot, javascript)
 
 
@@ -240,7 +240,7 @@ def test_a_whole_blato_game_on_a_phone_watched_from_another(live_server, new_pho
     watcher.on("request", lambda r: polls.append(r.url) if "/sheet/" in r.url else None)
 
     def watcher_sees(number: int) -> None:
-        rows = watcher.locator("table.sheet tbody tr")
+        rows = watcher.locator("table.sheet tbody tr.deal-row")
         if number == 1:
             expect(rows).to_have_count(1, timeout=8_000)  # the real poll, every 5 s
         else:

@@ -112,7 +112,10 @@ def test_reopening_needs_a_reason_and_is_written_down(event_game):
 def test_the_organiser_corrects_on_the_table_page_and_confirms(event_game):
     game, organiser = event_game
     finish(game)
-    undo = organiser.post(reverse("scoring:undo", args=[game.pk]), {"deal": 9})
+    game.refresh_from_db()
+    undo = organiser.post(
+        reverse("scoring:undo", args=[game.pk]), {"deal": 9, "version": game.version}
+    )
     assert undo.status_code == 302
     entry = game.entries.get(number=9)
     assert entry.undone_by == "olga"

@@ -242,8 +242,8 @@ def test_a_whole_blato_game_with_a_pass_no_trump_and_a_tie_break(keeper):
     assert "Ana is ahead of Boris: Ana won trick 15 of the last hand." in body
     assert re.search(r'class="place">1\.</span> <span class="name">Vera', body)
     # The sheet: ten deals, the redeal among them.
-    assert body.count('<tr class="redeal') == 1
-    assert "no-trump (Vera)" in body
+    assert body.count('<tr class="deal-row redeal') == 1
+    assert "no-trump · Vera" in body
 
     confirm = reverse("scoring:confirm", args=[game.pk])
     response = keeper.post(confirm, {"player": "1"})
@@ -263,7 +263,10 @@ def test_a_whole_blato_game_with_a_pass_no_trump_and_a_tie_break(keeper):
     refused = keeper.post(url, {"deal": "10", "count": "1", "trick_0": "1"})
     assert refused.status_code == 409
     assert "the result is confirmed" in text(refused)
-    refused = keeper.post(reverse("scoring:undo", args=[game.pk]), {"deal": "10"})
+    game.refresh_from_db()
+    refused = keeper.post(
+        reverse("scoring:undo", args=[game.pk]), {"deal": "10", "version": game.version}
+    )
     assert refused.status_code == 409
     assert "reopen it before undoing" in text(refused)
 
@@ -355,20 +358,32 @@ def test_undo_asks_once_then_undoes(keeper):
     game = create(keeper)
     play(keeper, game, ["hearts"], [4, 7, 5])
     play(keeper, game, ["spades"], [5, 3, 8])
+    game.refresh_from_db()
     url = reverse("scoring:undo", args=[game.pk])
-    assert f'href="{url}"' in page(keeper, game)
-    confirm = keeper.get(url)
+    bound = f"{url}?deal=2&amp;v={game.version}"
+    assert f'href="{bound}"' in page(keeper, game)
+    confirm = keeper.get(url, {"deal": 2, "v": game.version})
     assert confirm.status_code == 200
+    assert confirm["Cache-Control"].startswith("no-store") or "no-store" in confirm["Cache-Control"]
     assert "Deal 2: Vera called spades; tricks Ana 5, Boris 3, Vera 8." in text(confirm)
     assert "Yes, undo deal 2" in text(confirm)
     assert game.entries.filter(undone_at__isnull=True).count() == 2  # the GET changed nothing
-    response = keeper.post(url, {"deal": "2"})
+    posted = {"deal": hidden(text(confirm), "deal", url)}
+    posted["version"] = hidden(text(confirm), "version", url)
+    response = keeper.post(url, posted)
     assert response.status_code == 302
+    assert response["Location"] == reverse("scoring:table", args=[game.pk])
     assert game.entries.filter(undone_at__isnull=True).count() == 1
     # A second tap of the same button does not undo deal 1 too.
-    again = keeper.post(url, {"deal": "2"})
+    again = keeper.post(url, posted)
     assert again.status_code == 409
-    assert "only the last deal (1) can be undone" in text(again)
+    assert "out of date" in text(again) and "Yes, undo" not in text(again)
+    assert game.entries.filter(undone_at__isnull=True).count() == 1
+    # Back to the confirmation (issue 12, item 7): out of date, no button to tap.
+    back = keeper.get(url, {"deal": 2, "v": posted["version"]})
+    assert back.status_code == 409
+    assert "out of date" in text(back) and "Yes, undo deal 1" not in text(back)
+    assert "<form" not in text(back).split("<main")[1].split("No, back to the table")[0]
     assert game.entries.filter(undone_at__isnull=True).count() == 1
     assert Client().get(url).status_code == 403
 
@@ -417,7 +432,7 @@ def test_the_poll_answers_204_until_the_game_changes(keeper):
     response = watcher.get(f"{url}?v={game.version}", HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     body = text(response)
-    assert "<html" not in body and "hearts (Boris)" in body
+    assert "<html" not in body and "hearts · Boris" in body
     game.refresh_from_db()
     assert f"?v={game.version}" in body  # the next poll asks about the new version
     assert "hx-post" not in body and "<form" not in body
@@ -515,7 +530,7 @@ def test_the_table_page_in_bulgarian(keeper):
     assert '<html lang="bg">' in body
     assert "Блато" in body
     assert "купа (Борис)" not in body  # names are not translated ...
-    assert "купа (Boris)" in body  # ... calls are
+    assert "купа · Boris" in body  # ... calls are
     assert ">купа</span>" in body and ">пика</span>" in body and ">без коз</span>" in body
     assert ">пас</span>" in body
     assert "Таблица с резултатите" in body

@@ -59,7 +59,7 @@ def test_the_kept_partial_is_a_fresh_render_and_is_not_rendered_again(game, monk
     first = Client().get(sheet(game), HTTP_HX_REQUEST="true")
     assert first.status_code == 200
     body = first.content.decode()
-    assert "hearts (Boris)" in body and f"?v={game.version}" in body
+    assert "hearts · Boris" in body and f"?v={game.version}" in body
     no_render(monkeypatch)
     kept = Client().get(sheet(game))  # another phone
     assert kept.status_code == 200 and kept.content == first.content
@@ -79,7 +79,7 @@ def test_a_new_deal_is_a_new_partial(keeper, game):
     assert game.version > old
     assert watcher.get(sheet(game, old)).status_code == 200
     after = watcher.get(sheet(game, old)).content.decode()
-    assert after != before and "spades (Vera)" in after and "spades" not in before
+    assert after != before and "spades · Vera" in after and "spades" not in before
     assert f"?v={game.version}" in after and f"?v={old}" in before
     assert watcher.get(sheet(game, game.version)).status_code == 204
 
