@@ -5,10 +5,12 @@ import json
 
 from django.core.cache import cache
 from django.http import HttpResponse
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
 from config.api import CONTENT_TYPE, ApiError, api_view, json_response
 
+from . import api_organise, walkouts
+from .api_auth import organises, token_account
 from .models import Event
 from .selectors import (
     StandingsView,
@@ -114,32 +116,46 @@ def standings(request, slug: str):
     return response
 
 
-@api_view("GET")
+def _table_data(table, *, with_token: bool) -> dict:
+    """The table as walkouts.table_data gives it, whether its result is confirmed, and for
+    the event's organisers its token."""
+    data = {
+        **walkouts.table_data(table),
+        "confirmed": table.game is not None and table.game.confirmed,
+    }
+    if with_token:
+        data["token"] = table.game.secret if table.game is not None else None
+    return data
+
+
+@api_view("GET", "DELETE")
 def round_detail(request, slug: str, number: str):
+    """A round's tables. The public sees published and closed rounds; the event's organisers
+    (their API token) see every round, a draft, a failed or a still-building one too, and each
+    table's token (its game's secret) for the scripts that hand them out. DELETE: the
+    organisers' api_organise.round_delete."""
+    if request.method == "DELETE":
+        return api_organise.round_delete(request, slug, number)
     event = _event(slug)
-    if not number.isdigit() or len(number) > 4:
+    organiser = organises(token_account(request, required=False), event)
+    if not (number.isascii() and number.isdigit()) or len(number) > 4:
         raise ApiError(404, "no such round")
-    round_ = published_rounds(event).filter(number=int(number)).first()
+    rounds = event.rounds.all() if organiser else published_rounds(event)
+    round_ = rounds.filter(number=int(number)).first()
     if round_ is None:
         raise ApiError(404, "no such round, or it is not published yet")
     byes = round_byes(round_)
-    return json_response(
+    response = json_response(
         {
             "event": event.slug,
             "round": round_.number,
-            "status": round_.status,
-            "tables": [
-                {
-                    "table": table.number,
-                    "players": [player.name for player in table.seats],
-                    "player_ids": list(table.seat_ids),
-                    "game": table.game_id,
-                    "finished": table.game is not None and table.game.result != "in_play",
-                    "confirmed": table.game is not None and table.game.confirmed,
-                }
-                for table in round_tables(round_)
-            ],
+            **api_organise.round_status(round_),
+            "tables": [_table_data(table, with_token=organiser) for table in round_tables(round_)],
             "byes": [bye.player.name for bye in byes],
             "bye_ids": [bye.player_id for bye in byes],
         }
     )
+    patch_vary_headers(response, ["Authorization"])
+    if organiser:
+        patch_cache_control(response, private=True, no_store=True)
+    return response

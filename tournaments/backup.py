@@ -48,6 +48,7 @@ from django.utils.dateparse import parse_datetime
 
 import engine
 from scoring.models import DealEntry, Game, GameChange
+from scoring.names import clean
 
 from . import bridge, pairing, standings
 from .errors import TournamentError
@@ -81,6 +82,7 @@ EVENT = {
     "precedence": "list",
     "placing_points": "list",
     "bye_policy": "str",
+    "void_policy": "str",
     "seed": "int",
     "status": "str",
     "created_at": "moment",
@@ -96,7 +98,15 @@ ROUND = {
     "published_at": "moment?",
     "closed_at": "moment?",
 }
-TABLE = {"number": "int", "first_dealer": "int"}
+TABLE = {"number": "int", "first_dealer": "int", "outcome": "str", "outcome_reason": "str"}
+#: Keys added with tournaments.walkouts, and what a backup written before them means.
+EVENT_SINCE_WALKOUTS = {"void_policy": "bye"}
+TABLE_SINCE_WALKOUTS = {
+    "outcome": "played",
+    "outcome_reason": "",
+    "substitutions": [],
+    "void_players": [],
+}
 GAME = {
     "ruleset": "str",
     "options": "dict",
@@ -267,6 +277,7 @@ def _round_out(round_: Round, namer, deals, changes) -> dict:
                 **_out(table, TABLE),
                 "seats": list(map(namer(f"{where} table {table.number}"), table.seat_ids)),
                 "flags": _flags_players(table.flags, namer(f"{where} table {table.number}")),
+                **_walkouts_out(table, namer(f"{where} table {table.number}")),
                 "game": None
                 if table.game is None
                 else {
@@ -285,6 +296,17 @@ def _round_out(round_: Round, namer, deals, changes) -> dict:
             }
             for bye in round_.byes.all()
         ],
+    }
+
+
+def _walkouts_out(table: Table, name: Callable[[object], str]) -> dict:
+    """A table's substitutions and void players, players by name."""
+    return {
+        "substitutions": [
+            {**move, "left": name(move["left"]), "joined": name(move["joined"])}
+            for move in table.substitutions
+        ],
+        "void_players": [name(player) for player in table.void_players],
     }
 
 
@@ -491,7 +513,10 @@ def _read_club(top: _Obj) -> Club:
 
 
 def _read_event(top: _Obj) -> tuple[Event, list[str]]:
-    obj = _Obj(top.value["event"], "event", ["id", *EVENT, "organisers"])
+    value = top.value["event"]
+    if isinstance(value, dict):  # a backup from before walkouts: the default void policy
+        value = {**EVENT_SINCE_WALKOUTS, **value}
+    obj = _Obj(value, "event", ["id", *EVENT, "organisers"])
     event = obj.row(Event, EVENT)
     _clean(event, "event")
     try:
@@ -518,7 +543,7 @@ def _read_entries(top: _Obj, plan: _Plan) -> None:
         obj = _Obj(item, where, ["id", *ENTRY, "player"])
         who = _Obj(obj.value["player"], obj.at("player"), ["id", *PLAYER])
         name = who.get("name", "str")
-        if name != " ".join(name.split()) or not name:
+        if name != clean(name) or not name:
             raise _bad(who.at("name"), f"is not a player's name: {name!r}")
         if name in plan.players:
             raise _bad(where, f"enters {name!r} a second time")
@@ -608,7 +633,10 @@ def _read_round(item: object, where: str, number: int, plan: _Plan, secrets: set
 
 def _read_table(item, where, round_, plan, secrets, published) -> tuple[Table, list[str]]:
     """A table and the names at its seats (to check that nobody plays twice in a round)."""
-    obj = _Obj(item, where, ["id", *TABLE, "seats", "flags", "game"])
+    if isinstance(item, dict):  # a backup from before walkouts: an ordinary table
+        item = {**TABLE_SINCE_WALKOUTS, **item}
+    keys = ["id", *TABLE, "seats", "flags", "substitutions", "void_players", "game"]
+    obj = _Obj(item, where, keys)
     seats = obj.get("seats", "list")
     if len(seats) != 3:
         raise _bad(obj.at("seats"), "must name three players")
@@ -619,9 +647,15 @@ def _read_table(item, where, round_, plan, secrets, published) -> tuple[Table, l
     if table.first_dealer not in (0, 1, 2):
         raise _bad(obj.at("first_dealer"), "must be a seat: 0, 1 or 2")
     flags = _flags_in(obj.value["flags"], obj.at("flags"), plan)
+    if table.outcome not in Table.Outcome.values:
+        raise _bad(obj.at("outcome"), f"must be one of {', '.join(Table.Outcome.values)}")
+    moves = _substitutions_in(obj, plan)
+    void_players = [
+        _player(plan, name, obj.at("void_players")) for name in obj.get("void_players", "list")
+    ]
     game = None
     if obj.value["game"] is not None:
-        game = _read_game(obj.value["game"], obj.at("game"), plan, secrets)
+        game = _read_game(obj.value["game"], obj.at("game"), plan, secrets, table.outcome)
     if published and game is None:
         raise _bad(where, "has no game, though its round is published")
     if game is not None and not published:
@@ -631,12 +665,39 @@ def _read_table(item, where, round_, plan, secrets, published) -> tuple[Table, l
         table.round = round_
         table.seat_0, table.seat_1, table.seat_2 = players
         table.flags = _flags_players(flags, _pk)
+        table.substitutions = [
+            {**move, "left": move["left"].pk, "joined": move["joined"].pk} for move in moves
+        ]
+        table.void_players = [player.pk for player in void_players]
         table.game = game
 
     return plan.tables.add(table, where, link), [player.name for player in players]
 
 
-def _read_game(item: object, where: str, plan: _Plan, secrets: set[str]) -> Game:
+def _substitutions_in(obj: _Obj, plan: _Plan) -> list[dict]:
+    """A table's substitutions, players by name turned back into players (ids on saving)."""
+    moves = []
+    for move, here in obj.items("substitutions"):
+        keys = {"seat", "left", "joined", "from_deal"}
+        if not isinstance(move, dict) or set(move) != keys:
+            raise _bad(here, f"must be an object with {', '.join(sorted(keys))}")
+        if move["seat"] not in (0, 1, 2) or isinstance(move["seat"], bool):
+            raise _bad(f"{here}.seat", "must be a seat: 0, 1 or 2")
+        if not isinstance(move["from_deal"], int) or isinstance(move["from_deal"], bool):
+            raise _bad(f"{here}.from_deal", "must be an integer")
+        moves.append(
+            {
+                **move,
+                "left": _player(plan, move["left"], f"{here}.left"),
+                "joined": _player(plan, move["joined"], f"{here}.joined"),
+            }
+        )
+    return moves
+
+
+def _read_game(
+    item: object, where: str, plan: _Plan, secrets: set[str], outcome: str = "played"
+) -> Game:
     obj = _Obj(item, where, ["id", *GAME, "deals", "changes"])
     game = obj.row(Game, GAME)
     if len(game.players) != 3 or not all(isinstance(name, str) and name for name in game.players):
@@ -653,13 +714,15 @@ def _read_game(item: object, where: str, plan: _Plan, secrets: set[str]) -> Game
         change = _Obj(change_item, change_where, ["id", *CHANGE]).row(GameChange, CHANGE)
         plan.changes.add(change, change_where, _linker(change, game=game))
     live = sorted((deal for deal in deals if deal.undone_at is None), key=lambda deal: deal.number)
-    _check_game(game, live, where)
+    _check_game(game, live, where, outcome)
     return game
 
 
-def _check_game(game: Game, live: list[DealEntry], where: str) -> None:
+def _check_game(game: Game, live: list[DealEntry], where: str, outcome: str = "played") -> None:
     """The stored result must be the engine's replay of the live deals, as it is on the site:
-    a restored game shows what its table saw, or the backup is refused."""
+    a restored game shows what its table saw, or the backup is refused. A table the
+    organisers settled after a walkout (void, adjusted, ended early) keeps their result
+    instead: its deals must still replay, and its result must be one such a table has."""
     numbers = [deal.number for deal in live]
     if numbers != list(range(1, len(live) + 1)):
         raise _bad(f"{where}.deals", f"must have one live deal for each of 1…n, not {numbers}")
@@ -674,6 +737,9 @@ def _check_game(game: Game, live: list[DealEntry], where: str) -> None:
     except engine.RuleError as error:
         raise _bad(where, f"has deals the engine refuses: {error.message}") from None
     placings = list(state.placings) if state.placings is not None else None
+    if outcome != "played":
+        _check_settled_game(game, outcome, where)
+        return
     if game.totals != list(state.totals) or game.placings != placings:
         raise _bad(where, "has totals or placings that are not those of its deals")
     if game.result == Game.Result.CONFIRMED:
@@ -682,6 +748,19 @@ def _check_game(game: Game, live: list[DealEntry], where: str) -> None:
         settled = game.result == (Game.Result.FINISHED if state.finished else Game.Result.IN_PLAY)
     if not settled:
         raise _bad(where, f"has a result ({game.result}) that its deals do not give")
+    if (game.result == Game.Result.CONFIRMED) != (game.confirmed_at is not None):
+        raise _bad(where, f"has a confirmed_at that does not fit its result ({game.result})")
+
+
+def _check_settled_game(game: Game, outcome: str, where: str) -> None:
+    if (outcome == "void") != (game.result == Game.Result.VOID):
+        raise _bad(where, f"has a result ({game.result}) its table's outcome ({outcome}) denies")
+    three = isinstance(game.totals, list) and len(game.totals) == 3
+    if not three or not all(isinstance(t, int) and not isinstance(t, bool) for t in game.totals):
+        raise _bad(where, "has totals that are not three whole numbers")
+    if outcome != "void" and game.result != Game.Result.IN_PLAY:
+        if not isinstance(game.placings, list) or sorted(game.placings) != [0, 1, 2]:
+            raise _bad(where, "has placings that are not the three seats")
     if (game.result == Game.Result.CONFIRMED) != (game.confirmed_at is not None):
         raise _bad(where, f"has a confirmed_at that does not fit its result ({game.result})")
 

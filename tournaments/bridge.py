@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+from django.db.models import Count, Q
+
 from scoring.models import Game
 
 from . import pairing, standings
@@ -42,6 +44,30 @@ def counted_byes(event: Event):
     ).select_related("round")
 
 
+#: A void table's players, by the event's void policy, as a bye of that policy (None: what
+#: the event's bye policy gives). See tournaments.walkouts.
+VOID_AS_BYE = {"none": "zero", "average": "average", "bye": None}
+
+
+def void_tables(event: Event):
+    """Tables set aside (void) in the event's published or closed rounds."""
+    return Table.objects.filter(
+        round__event=event,
+        outcome=Table.Outcome.VOID,
+        round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
+    ).select_related("round")
+
+
+def void_byes(event: Event) -> list[standings.Bye]:
+    """What the players of each void table get: a bye under the event's void policy."""
+    policy = VOID_AS_BYE[event.void_policy]
+    return [
+        standings.Bye(round=table.round.number, player=player, policy=policy)
+        for table in void_tables(event).order_by("round__number", "number")
+        for player in table.void_players
+    ]
+
+
 def results_stamp(event: Event) -> str:
     """A fingerprint of what the standings depend on; a newer stamp means they are stale."""
     games = Game.objects.filter(table__round__event=event, result=Game.Result.CONFIRMED)
@@ -53,7 +79,10 @@ def results_stamp(event: Event) -> str:
     )
     closed = rounds_complete(event)
     settings = f"{event.precedence}|{event.placing_points}|{event.bye_policy}"
+    void = ",".join(f"{t.pk}:{t.void_players}" for t in void_tables(event).order_by("pk"))
     text = f"{games_part}|{byes_part}|{players_part}|{closed}|{settings}"
+    if void:  # only then, so the stamps of events without a void table stay as they were
+        text += f"|void:{void}|{event.void_policy}"
     return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
@@ -72,12 +101,34 @@ def standings_inputs(event: Event):
     byes = [
         standings.Bye(round=bye.round.number, player=bye.player_id) for bye in counted_byes(event)
     ]
+    byes += void_byes(event)
     players = list(event.entries.values_list("player_id", flat=True))
     return players, results, byes
 
 
 def rounds_complete(event: Event) -> int:
     return event.rounds.filter(status=Round.Status.CLOSED).count()
+
+
+def open_round_counted(event: Event) -> dict:
+    """What a build counts of the round being played (published, not closed): its number,
+    its tables, and how many are settled (confirmed or void), which the standings already
+    count; {} when no round is open. Stored with the snapshot for its label."""
+    round_ = event.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    if round_ is None:
+        return {}
+    settled = [Game.Result.CONFIRMED, Game.Result.VOID]
+    tables = round_.tables.aggregate(
+        tables=Count("pk"), settled=Count("pk", filter=Q(game__result__in=settled))
+    )
+    return {"round": round_.number, **tables}
+
+
+def round_field(event: Event, number: int):
+    """The entries round `number` pairs: checked in, not withdrawn, joined by then."""
+    return Entry.objects.filter(
+        event=event, checked_in=True, withdrawn=False, joined_round__lte=number
+    )
 
 
 def pairing_request(round_: Round) -> pairing.Request:
@@ -104,9 +155,7 @@ def pairing_request(round_: Round) -> pairing.Request:
     )
     latest = event.standings.first()
     ranks = {row["player"]: row["rank"] for row in latest.rows} if latest else {}
-    active = Entry.objects.filter(
-        event=event, checked_in=True, withdrawn=False, joined_round__lte=round_.number
-    ).values_list("player_id", flat=True)
+    active = round_field(event, round_.number).values_list("player_id", flat=True)
     entrants = tuple(
         pairing.Entrant(
             id=player,

@@ -10,11 +10,11 @@ from django.utils.translation import pgettext_lazy
 
 from config.forms import Form
 from scoring import presenters as scoring_presenters
+from scoring.names import MAX_NAME, clean
 
 from . import pairing, standings
-from .models import BYE_POLICIES, PAIRING_MODES, Club, Event
+from .models import BYE_POLICIES, PAIRING_MODES, VOID_POLICIES, Club, Event
 from .organise_presenters import METRIC_LABELS
-from .services import MAX_NAME
 
 PLACES = (
     ("first", pgettext_lazy("place", "1st")),
@@ -34,7 +34,7 @@ class OneLineName(forms.CharField):
     length is checked, and the name shown back, as the services keep it."""
 
     def to_python(self, value):
-        return " ".join(super().to_python(value).split())
+        return clean(super().to_python(value))
 
 
 def _numeric(field: forms.Field) -> forms.Field:
@@ -104,6 +104,13 @@ class EventSettingsForm(Form):
     placing_second = _placing_field(1, initial=1)
     placing_third = _placing_field(2, initial=0)
     bye_policy = forms.ChoiceField(label=_("A bye scores"), choices=BYE_POLICIES, initial="second")
+    void_policy = forms.ChoiceField(
+        label=_("A void table scores"),
+        choices=VOID_POLICIES,
+        initial="bye",
+        required=False,  # left out: unchanged (a new event: "bye")
+        help_text=_("For the players of a table set aside after a walkout."),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -138,6 +145,7 @@ class EventSettingsForm(Form):
             "precedence": data["precedence"],
             "placing_points": data["placing_points"],
             "bye_policy": data["bye_policy"],
+            **({"void_policy": data["void_policy"]} if data.get("void_policy") else {}),
         }
 
     @classmethod
@@ -149,6 +157,7 @@ class EventSettingsForm(Form):
             "pairing_mode": modes[-1],
             "pairing_list": ", ".join(modes) if len(set(modes)) > 1 else "",
             "bye_policy": event.bye_policy,
+            "void_policy": event.void_policy,
         }
         points = event.placing_points or [2, 1, 0]
         initial.update(zip(PLACING_FIELDS, points, strict=True))

@@ -10,6 +10,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game
@@ -23,6 +24,13 @@ BYE_POLICIES = [
     ("zero", _("nothing")),
     ("second", _("as a second place")),
     ("average", _("the player's own average")),
+]
+#: What the players of a void table get (tournaments.walkouts): "bye" is what the event's bye
+#: policy gives a bye.
+VOID_POLICIES = [
+    ("none", _("no result")),
+    ("average", _("the player's own average")),
+    ("bye", _("what a bye scores")),
 ]
 
 
@@ -88,6 +96,9 @@ class Event(models.Model):
     bye_policy = models.CharField(
         _("a bye scores"), max_length=10, choices=BYE_POLICIES, default="second"
     )
+    void_policy = models.CharField(
+        _("a void table scores"), max_length=10, choices=VOID_POLICIES, default="bye"
+    )
     seed = models.PositiveIntegerField(default=new_seed)
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.REGISTRATION)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -140,6 +151,9 @@ class Round(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     flags = models.JSONField(default=list, blank=True)
     build_error = models.TextField(blank=True)
+    #: When the build was last asked for (created or retried): a round still being built a
+    #: minute later has lost its worker, and the organiser may ask again (docs/rounds.md).
+    requested_at = models.DateTimeField(default=timezone.now)
     pairing_seconds = models.FloatField(null=True, blank=True)
     built_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
@@ -156,6 +170,15 @@ class Round(models.Model):
 
 
 class Table(models.Model):
+    class Outcome(models.TextChoices):
+        """How the organiser settled the table when the game could not simply be played out
+        (tournaments.walkouts); PLAYED for every ordinary table."""
+
+        PLAYED = "played", _("played")
+        ENDED_EARLY = "ended_early", _("ended as it stood")
+        VOID = "void", _("void")
+        ADJUSTED = "adjusted", _("adjusted")
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     seat_0 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -165,6 +188,19 @@ class Table(models.Model):
     flags = models.JSONField(default=list, blank=True)
     game = models.OneToOneField(
         Game, on_delete=models.PROTECT, null=True, blank=True, related_name="table"
+    )
+    outcome = models.CharField(max_length=12, choices=Outcome.choices, default=Outcome.PLAYED)
+    outcome_reason = models.TextField(blank=True)
+    substitutions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Who left which seat for whom, from which deal: "
+        "[{seat, left, joined, from_deal}] (player ids).",
+    )
+    void_players = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Player ids a void table compensates under the event's void policy.",
     )
 
     class Meta:
@@ -205,6 +241,10 @@ class Standings(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
     built_at = models.DateTimeField(auto_now_add=True)
     rounds_complete = models.PositiveSmallIntegerField(default=0)
+    #: What else this build counted, for its label ("after round 1 + 3 of 5 tables of round
+    #: 2"): {"round": n, "tables": t, "settled": s} for a published round not yet closed,
+    #: {} when there is none (bridge.open_round_counted).
+    counted = models.JSONField(default=dict, blank=True)
     results_stamp = models.CharField(
         max_length=80, help_text="Which confirmed results this build saw; newer ones make it stale."
     )
@@ -238,3 +278,27 @@ class EventLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.action} by {self.actor or '?'}"
+
+
+class ApiToken(models.Model):
+    """An account's API token: what scripts send as ``Authorization: Bearer <token>``.
+
+    Only a digest of the token is stored, as Django stores passwords, so a copy of the database
+    (a backup, a leaked dump) lets nobody in. The token holds 256 random bits, so a plain SHA-256
+    is enough: a slow password hash protects guessable secrets, and these cannot be guessed.
+    One token per account: a new one replaces the old, which stops working at once.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"
+    )
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"API token of {self.user}"

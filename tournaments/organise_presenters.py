@@ -17,8 +17,10 @@ import engine
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
 
+from . import selectors
 from .models import PAIRING_MODES, EventLog, Round
 from .selectors import RoundProgress
+from .services import too_few_players
 
 METRIC_LABELS = {
     "placing_points": gettext_lazy("placing points"),
@@ -37,6 +39,7 @@ SETTING_LABELS = {
     "precedence": gettext_lazy("standings precedence"),
     "placing_points": gettext_lazy("placing points"),
     "bye_policy": gettext_lazy("what a bye scores"),
+    "void_policy": gettext_lazy("what a void table scores"),
 }
 EXPORT_LABELS = {
     "standings": gettext_lazy("Standings"),
@@ -115,6 +118,9 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         "table": data.get("table"),
     }
     action = entry.action
+    walkout = _walkout_what(action, data, names, values)  # tournaments.walkouts
+    if walkout:
+        return walkout
     if action == "event_created":
         return _("Event created.")
     if action == "player_entered":
@@ -146,6 +152,8 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
             "a": _name(names, swapped[0]),
             "b": _name(names, swapped[-1]),
         }
+    if action == "round_deleted":
+        return _("Round %(round)s deleted.") % values
     if action == "round_published":
         return _("Round %(round)s published.") % values
     if action == "round_closed":
@@ -162,6 +170,29 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
     return action
 
 
+def _walkout_what(action: str, data: dict, names: dict[int, str], values: dict) -> str:
+    """The log's words for a table settled after a walkout ("" for any other action)."""
+    if action == "seat_substituted":
+        left, joined = (data.get("players") or [None, None])[:2]
+        return _(
+            "Round %(round)s, table %(table)s: %(joined)s took %(left)s's seat from deal %(deal)s."
+        ) % {
+            **values,
+            "joined": _name(names, joined),
+            "left": _name(names, left),
+            "deal": data.get("from_deal"),
+        }
+    if action == "table_voided":
+        return _("Round %(round)s, table %(table)s: void.") % values
+    if action == "table_finished":
+        return _("Round %(round)s, table %(table)s: finished as it stood, confirmed.") % values
+    if action == "result_adjusted":
+        return _("Round %(round)s, table %(table)s: adjusted result confirmed.") % values
+    if action == "withdrawn" and data.get("table"):
+        return _("%(name)s withdrew, still seated at round %(round)s, table %(table)s.") % values
+    return ""
+
+
 def log_lines(entries: list[EventLog], names: dict[int, str]) -> list[LogLine]:
     return [LogLine(e.at, e.actor, _what(e, names), e.reason) for e in entries]
 
@@ -173,19 +204,24 @@ def log_lines(entries: list[EventLog], names: dict[int, str]) -> list[LogLine]:
 class NextStep:
     text: str  # empty for a closed round: its status ("Closed") says it all
     kind: str  # "wait", "act" (the organiser is expected to do something) or "done"
+    error: str = ""  # why a failed round failed
 
 
 def next_step(progress: RoundProgress) -> NextStep:
     round_ = progress.round
     status = round_.status
     if status == Round.Status.PENDING:
+        if selectors.round_stuck(round_):
+            return NextStep(_("still being built after a minute: build it again"), "act")
         return NextStep(_("building tables…"), "wait")
     if status == Round.Status.FAILED:
-        return NextStep(_("could not be built: retry"), "act")
+        return NextStep(
+            _("could not be built: build it again or delete it"), "act", build_error(round_)
+        )
     if status == Round.Status.DRAFT:
         return NextStep(_("review the draft and publish"), "act")
     if status == Round.Status.PUBLISHED:
-        if progress.tables and progress.confirmed == progress.tables:
+        if progress.all_settled:
             return NextStep(_("close the round"), "act")
         return NextStep(
             _("results %(finished)s/%(tables)s in, %(confirmed)s confirmed")
@@ -199,11 +235,45 @@ def next_step(progress: RoundProgress) -> NextStep:
     return NextStep("", "done")
 
 
+def build_error(round_: Round) -> str:
+    """Why the round could not be built, in the reader's language where the reason is ours
+    (the failed build stores its code as the round's one flag); else as stored."""
+    flag = next((f for f in round_.flags if f.get("code") == "build_failed"), {})
+    if flag.get("reason") == "too_few_players" and isinstance(flag.get("amount"), int):
+        return too_few_players(flag["amount"])
+    return round_.build_error
+
+
+def settled_label(progress: RoundProgress) -> str:
+    """How many tables are settled, for the close button's place: "2 of 4 tables confirmed"
+    (or "confirmed or void" once a table has been set aside)."""
+    values = {"settled": progress.settled, "tables": progress.tables}
+    if progress.void:
+        return (
+            ngettext(
+                "%(settled)s of %(tables)s table confirmed or void",
+                "%(settled)s of %(tables)s tables confirmed or void",
+                progress.tables,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(settled)s of %(tables)s table confirmed",
+            "%(settled)s of %(tables)s tables confirmed",
+            progress.tables,
+        )
+        % values
+    )
+
+
 def result_label(game: Game | None) -> str:
     if game is None:
         return _("not published")
     if game.result == Game.Result.CONFIRMED:
         return _("confirmed")
+    if game.result == Game.Result.VOID:
+        return _("void")  # set aside after a walkout (tournaments.walkouts)
     if game.result == Game.Result.FINISHED:
         if game.placings is None:
             return _("finished — the last tricks are needed")

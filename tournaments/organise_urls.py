@@ -2,7 +2,15 @@
 
 from django.urls import path, re_path
 
-from .views import organise, organise_export, organise_players, organise_print, organise_rounds
+from .views import (
+    account,
+    organise,
+    organise_export,
+    organise_players,
+    organise_print,
+    organise_rounds,
+    organise_tables,
+)
 
 EVENT = "organise/events/<slug:slug>/"
 ROUND = EVENT + "rounds/<int:number>/"
@@ -10,12 +18,14 @@ TABLE = ROUND + "tables/<int:table_number>/"
 
 urlpatterns = [
     path("organise/", organise.home, name="organise_home"),
+    path("organise/account/", account.account, name="organise_account"),
     path("organise/clubs/new/", organise.club_create, name="organise_club_create"),
     path("organise/new-event/", organise.event_new, name="organise_event_new"),
     path(EVENT, organise.event, name="organise_event"),
     path(EVENT + "settings/", organise.settings, name="organise_settings"),
     path(EVENT + "organisers/", organise.organiser_add, name="organise_organiser_add"),
     path(EVENT + "log/", organise.log, name="organise_log"),
+    path(EVENT + "poster/", organise.poster, name="organise_poster"),
     # players
     path(EVENT + "players/", organise_players.players, name="organise_players"),
     path(EVENT + "players/add/", organise_players.player_add, name="organise_player_add"),
@@ -44,11 +54,18 @@ urlpatterns = [
     path(EVENT + "rounds/new/", organise.round_create, name="organise_round_create"),
     path(ROUND, organise_rounds.round_detail, name="organise_round"),
     path(ROUND + "retry/", organise_rounds.round_retry, name="organise_round_retry"),
+    path(ROUND + "delete/", organise_rounds.round_delete, name="organise_round_delete"),
     path(ROUND + "swap/", organise_rounds.round_swap, name="organise_round_swap"),
     path(ROUND + "publish/", organise_rounds.round_publish, name="organise_round_publish"),
     path(ROUND + "close/", organise_rounds.round_close, name="organise_round_close"),
     path(TABLE + "confirm/", organise_rounds.result_confirm, name="organise_result_confirm"),
     path(TABLE + "reopen/", organise_rounds.result_reopen, name="organise_result_reopen"),
+    # a table after a walkout (tournaments.walkouts)
+    path(TABLE, organise_tables.table_detail, name="organise_table"),
+    path(TABLE + "substitute/", organise_tables.table_substitute, name="organise_table_substitute"),
+    path(TABLE + "finish/", organise_tables.table_finish, name="organise_table_finish"),
+    path(TABLE + "void/", organise_tables.table_void, name="organise_table_void"),
+    path(TABLE + "adjust/", organise_tables.table_adjust, name="organise_table_adjust"),
     # paper
     path(ROUND + "print/cards/", organise_print.cards, name="organise_print_cards"),
     path(ROUND + "print/sheets/", organise_print.sheets, name="organise_print_sheets"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,8 +18,11 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from scoring.models import DealEntry, Game, GameChange
+from scoring.names import name_key
+from scoring.names import search as search_names
 
 from . import bridge
 from .models import Club, Entry, Event, EventLog, Player, Round, Standings, Table
@@ -31,6 +33,7 @@ class StandingsView:
     snapshot: Standings | None
     stale: bool
     names: dict[int, str]
+    withdrawn: frozenset[int] = frozenset()  # marked in their rows, read live like the names
 
 
 def event_by_slug(slug: str) -> Event:
@@ -48,9 +51,21 @@ def standings_newest(event: Event) -> tuple[Standings | None, bool]:
     return snapshot, snapshot is None or results_newer_than(event, snapshot.built_at)
 
 
+def standings_people(event: Event) -> tuple[dict[int, str], frozenset[int]]:
+    """The event's players' names, and who has withdrawn, in one query (the standings rows
+    name and mark them)."""
+    rows = event.entries.values_list("player_id", "player__name", "withdrawn")
+    names, withdrawn = {}, set()
+    for player, name, gone in rows:
+        names[player] = name
+        if gone:
+            withdrawn.add(player)
+    return names, frozenset(withdrawn)
+
+
 def standings_latest(event: Event) -> StandingsView:
-    """standings_newest with the players' names."""
-    return StandingsView(*standings_newest(event), player_names(event))
+    """standings_newest with the players' names and who has withdrawn."""
+    return StandingsView(*standings_newest(event), *standings_people(event))
 
 
 def round_by_number(event: Event, number: int) -> Round:
@@ -78,7 +93,7 @@ def published_rounds(event: Event):
 # --- the public pages ---------------------------------------------------------------------------
 
 #: The event settings the standings depend on (bridge.results_stamp hashes them too).
-STANDINGS_SETTINGS = ["precedence", "placing_points", "bye_policy"]
+STANDINGS_SETTINGS = ["precedence", "placing_points", "bye_policy", "void_policy"]
 
 
 def results_newer_than(event: Event, moment: datetime) -> bool:
@@ -96,7 +111,11 @@ def results_newer_than(event: Event, moment: datetime) -> bool:
     """
     games = GameChange.objects.filter(
         game__table__round__event=event,
-        action__in=[GameChange.Action.CONFIRMED, GameChange.Action.REOPENED],
+        action__in=[
+            GameChange.Action.CONFIRMED,
+            GameChange.Action.REOPENED,
+            GameChange.Action.VOIDED,  # a void table scores under the event's void policy
+        ],
         at__gt=moment,
     )
     rounds = event.rounds.filter(
@@ -189,25 +208,19 @@ def player_byes(event: Event, player_id: int) -> list:
     return list(bridge.counted_byes(event).filter(player_id=player_id).order_by("round__number"))
 
 
-def fold_name(text: str) -> str:
-    """A name as the seat search compares it: no accents, no case, single spaces."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(bare.casefold().split())
+NamedIds = list[tuple[int, str]]
 
 
-def players_matching(event: Event, text: str) -> list[tuple[int, str]]:
-    """The event's players a typed name may mean, by name: an exact (folded) match alone if
-    there is one, else everyone whose name contains each typed word."""
-    wanted = fold_name(text)
-    if not wanted:
-        return []
+def players_matching(event: Event, text: str) -> tuple[NamedIds, NamedIds]:
+    """The event's players a typed name may mean, by name (scoring.names.search: Latin or
+    Cyrillic, no case or accents): (whose whole name it is, everyone it may mean)."""
     names = player_names(event)
-    folded = {pid: fold_name(name) for pid, name in names.items()}
-    exact = [pid for pid, name in folded.items() if name == wanted]
-    words = wanted.split()
-    found = exact or [pid for pid, name in folded.items() if all(w in name for w in words)]
-    return sorted(((pid, names[pid]) for pid in found), key=lambda p: (folded[p[0]], p[0]))
+    found = search_names(text, names)
+
+    def named(ids) -> NamedIds:
+        return sorted(((pid, names[pid]) for pid in ids), key=lambda p: (name_key(p[1]), p[0]))
+
+    return named(found.exact), named(found.exact) + named(found.partial)
 
 
 # --- the organiser pages ------------------------------------------------------------------------
@@ -261,6 +274,16 @@ class RoundProgress:
     tables: int
     finished: int  # finished or confirmed
     confirmed: int
+    void: int = 0  # set aside: settled without a result
+
+    @property
+    def settled(self) -> int:
+        """Tables whose outcome is final: confirmed or void (a round closes once all are)."""
+        return self.confirmed + self.void
+
+    @property
+    def all_settled(self) -> bool:
+        return bool(self.tables) and self.settled == self.tables
 
 
 def rounds_progress(event: Event) -> list[RoundProgress]:
@@ -273,6 +296,7 @@ def rounds_progress(event: Event) -> list[RoundProgress]:
             tables=Count("pk"),
             finished=Count("pk", filter=Q(game__result__in=FINISHED)),
             confirmed=Count("pk", filter=Q(game__result=Game.Result.CONFIRMED)),
+            void=Count("pk", filter=Q(game__result=Game.Result.VOID)),
         )
         .order_by()
     }
@@ -285,9 +309,25 @@ def rounds_progress(event: Event) -> list[RoundProgress]:
                 tables=row.get("tables", 0),
                 finished=row.get("finished", 0),
                 confirmed=row.get("confirmed", 0),
+                void=row.get("void", 0),
             )
         )
     return progress
+
+
+def round_tables_activity(round_: Round) -> list[Table]:
+    """round_tables, each with `deals` (its game's live deals) and `last_entry` (when the
+    newest of them was entered, None before the first): the organiser's per-table progress,
+    in the same one query."""
+    live = DealEntry.objects.filter(game=OuterRef("game"), undone_at__isnull=True).order_by()
+    count = live.values("game").annotate(count=Count("pk")).values("count")
+    newest = live.order_by("-entered_at").values("entered_at")[:1]
+    tables = round_.tables.select_related("seat_0", "seat_1", "seat_2", "game")
+    tables = tables.annotate(deals=Coalesce(Subquery(count), 0), last_entry=Subquery(newest))
+    tables = list(tables.order_by("number"))
+    for table in tables:
+        table.round = round_  # read already: no query per table for its round
+    return tables
 
 
 def round_progress(round_: Round, tables: list[Table]) -> RoundProgress:
@@ -297,6 +337,7 @@ def round_progress(round_: Round, tables: list[Table]) -> RoundProgress:
         tables=len(tables),
         finished=sum(1 for t in tables if t.game and t.game.result in FINISHED),
         confirmed=sum(1 for t in tables if t.game and t.game.confirmed),
+        void=sum(1 for t in tables if t.game and t.game.result == Game.Result.VOID),
     )
 
 
@@ -329,6 +370,51 @@ def event_byes(event: Event) -> list:
         .select_related("player")
         .order_by("round__number", "player__name")
     )
+
+
+#: How long a round may be "being built" before the page says the build seems lost and
+#: offers to build it again: pairing takes well under a second (docs/performance.md), so a
+#: minute means no worker took the task (stopped, or the broker lost the message).
+STUCK_SECONDS = 60
+
+#: What the organiser can do to a round in each state (docs/rounds.md). The one rule: the
+#: services refuse what is not listed here, and the pages offer only what is.
+ROUND_ACTIONS = {
+    Round.Status.PENDING: frozenset(),  # the worker builds it; stuck: see round_actions
+    Round.Status.FAILED: frozenset({"retry", "delete"}),
+    Round.Status.DRAFT: frozenset({"swap", "publish", "retry", "delete"}),
+    Round.Status.PUBLISHED: frozenset({"close"}),
+    Round.Status.CLOSED: frozenset(),  # over; the event moves on to the next round
+}
+
+
+def round_stuck(round_: Round, now: datetime | None = None) -> bool:
+    """Whether the round has been waiting for its build longer than STUCK_SECONDS."""
+    if round_.status != Round.Status.PENDING:
+        return False
+    waited = (now or timezone.now()) - round_.requested_at
+    return waited.total_seconds() > STUCK_SECONDS
+
+
+def round_actions(round_: Round, now: datetime | None = None) -> frozenset[str]:
+    """The actions the round's state allows now; a stuck build may be retried or deleted.
+    ("close" is offered for a published round; round_close itself decides whether every
+    table is settled.)"""
+    if round_stuck(round_, now):
+        return frozenset({"retry", "delete"})
+    return ROUND_ACTIONS[round_.status]
+
+
+def round_field_size(event: Event, number: int) -> int:
+    """How many players round `number` would pair now (bridge.round_field's rule)."""
+    return bridge.round_field(event, number).count()
+
+
+def joining_round(event: Event) -> int:
+    """The first round a player entered now can play: the next one not built yet (a round
+    being built, failed or deleted takes them when it is built)."""
+    built = (Round.Status.DRAFT, Round.Status.PUBLISHED, Round.Status.CLOSED)
+    return event.rounds.filter(status__in=built).count() + 1
 
 
 def round_to_build(event: Event, last: Round | None) -> int | None:

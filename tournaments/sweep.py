@@ -29,6 +29,7 @@ def events_with_stale_standings() -> list[int]:
 def rounds_waiting_for_pairing() -> list[int]:
     """Rounds asked for that no worker has paired yet. A round whose task is merely queued is
     named too: pairing is idempotent under the round's row lock, so the second run returns
-    at once when it sees the round built."""
+    at once when it sees the round built. A round that can't be built ends `failed` with its
+    reason (services.round_pair), so it is named once, not raised on every minute."""
     waiting = Round.objects.filter(status=Round.Status.PENDING).order_by("pk")
     return list(waiting.values_list("pk", flat=True))

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from scoring import presenters as scoring_presenters
 from scoring import selectors as scoring_selectors
 
-from . import selectors
+from . import selectors, walkouts
 from .models import Event
 from .organise_presenters import METRIC_LABELS
 
@@ -39,7 +39,7 @@ class StandingsTable(ExportTable):
     player = _column(gettext_lazy("Player"))
 
     class Meta(ExportTable.Meta):
-        sequence = ("rank", "player", "...", "decided_by")
+        sequence = ("rank", "player", "...", "decided_by", "notes")
 
 
 class PairingsTable(ExportTable):
@@ -49,6 +49,8 @@ class PairingsTable(ExportTable):
     player = _column(gettext_lazy("Player"))
     first_dealer = _column(gettext_lazy("Deals first"))
     bye = _column(gettext_lazy("Bye"))
+    result = _column(gettext_lazy("Result"))  # void / adjusted / ended as it stood (walkouts)
+    reason = _column(gettext_lazy("Reason"))
 
 
 class HandsTable(ExportTable):
@@ -68,6 +70,7 @@ def _seat_columns(prefix: str, label: str) -> list[tuple[str, tables.Column]]:
 
 def standings_table(event: Event) -> StandingsTable:
     view = selectors.standings_latest(event)
+    notes = walkouts.player_notes(event)
     rows = []
     for row in view.snapshot.rows if view.snapshot else []:
         decided_by = row.get("decided_by")
@@ -77,10 +80,12 @@ def standings_table(event: Event) -> StandingsTable:
                 "player": view.names.get(row["player"], ""),
                 **{metric: row["metrics"].get(metric) for metric in EXPORTED_METRICS},
                 "decided_by": str(METRIC_LABELS.get(decided_by, "")) if decided_by else "",
+                "notes": "; ".join(notes.get(row["player"], ())),
             }
         )
     extra = [(metric, _column(capfirst(METRIC_LABELS[metric]))) for metric in EXPORTED_METRICS]
     extra.append(("decided_by", _column(_("Decided by"))))
+    extra.append(("notes", _column(_("Walkouts"))))
     return StandingsTable(rows, extra_columns=extra)
 
 
@@ -95,6 +100,8 @@ def pairings_table(event: Event) -> PairingsTable:
                     "seat": seat + 1,
                     "player": player.name,
                     "first_dealer": _("yes") if seat == table.first_dealer else "",
+                    "result": walkouts.outcome_label(table),
+                    "reason": table.outcome_reason,
                 }
             )
     for bye in selectors.event_byes(event):
@@ -112,11 +119,14 @@ def _calls_text(deal, names: list[str]) -> str:
 
 def hands_table(event: Event) -> HandsTable:
     rows = []
+    player_names = selectors.player_names(event)
     for table in selectors.event_tables(event, with_deals=True):
         game = table.game
         names = list(game.players)
         state = scoring_selectors.game_state(game, game.live_entries)
         for deal in state.deals:
+            if table.substitutions:  # the players of that deal, before or after a walkout
+                names = walkouts.seat_names_at(table, deal.number, player_names)
             row = {
                 "round": table.round.number,
                 "table": table.number,

@@ -111,7 +111,9 @@ def test_a_31_player_4_round_swiss_event_from_registration_to_export(make_user):
 
     rows = list(
         csv.reader(
-            io.StringIO(client.get(url("organise_export", "standings", "csv")).content.decode())
+            io.StringIO(
+                client.get(url("organise_export", "standings", "csv")).content.decode("utf-8-sig")
+            )
         )
     )
     assert rows[0][:2] == ["Rank", "Player"]

@@ -128,9 +128,9 @@ def test_creating_an_event_makes_the_creator_an_organiser(organiser, organiser_c
     ("change", "message"),
     [
         ({"pairing_list": "swiss, fast"}, "unknown pairing mode &#x27;fast&#x27;"),
-        ({"precedence_1": "lot", "precedence_3": ""}, "lot must come last in precedence"),
-        ({"precedence_2": "placing_points"}, "a metric is listed twice in precedence"),
-        ({"placing_first": "0", "placing_second": "2"}, "must not pay a lower place more"),
+        ({"precedence_1": "lot", "precedence_3": ""}, "lots must be the last tie-break"),
+        ({"precedence_2": "placing_points"}, "A tie-break is chosen twice"),
+        ({"placing_first": "0", "placing_second": "2"}, "cannot get more placing points"),
         ({"ruleset": "three-five-eight", "hands": "0"}, "Ensure this value is greater than"),
         ({"placing_first": "100"}, "Ensure this value is less than or equal to 99."),
         ({"placing_third": "-100"}, "Ensure this value is greater than or equal to -99."),
@@ -188,8 +188,11 @@ def test_building_the_next_round_and_a_refusal(
     assert response["Location"] == event_url(organised_event, "organise_round", 1)
     assert Round.objects.get(event=organised_event).status == Round.Status.DRAFT
     response = organiser_client.post(event_url(organised_event, "organise_round_create"))
-    assert response.status_code == 409
-    assert "round 1 is not closed yet" in text(response)
+    assert response.status_code == 302  # refused: back to the dashboard with the reason
+    assert response["Location"] == event_url(organised_event)
+    assert "round 1 is a draft: publish it or delete it first" in text(
+        organiser_client.get(response["Location"])
+    )
     assert Round.objects.filter(event=organised_event).count() == 1
 
 
@@ -213,7 +216,8 @@ def test_a_pending_round_polls_and_a_failed_one_offers_a_retry(
 
     Round.objects.filter(pk=round_.pk).update(status="failed", build_error="too few players")
     body = text(organiser_client.get(event_url(organised_event)))
-    assert "too few players" in body and "Could not be built: retry" in body
+    assert "too few players" in body
+    assert "Could not be built: build it again or delete it" in body
     assert 'hx-trigger="every 2s"' not in body
     with django_capture_on_commit_callbacks(execute=True):
         response = organiser_client.post(event_url(organised_event, "organise_round_retry", 1))
@@ -281,7 +285,7 @@ def test_settings_refusals(organiser_client, organised_event, build_round):
         url, _settings_form(organised_event, precedence_1="lot", precedence_2="score")
     )
     assert response.status_code == 400
-    assert "lot must come last" in text(response)
+    assert "The drawing of lots must be the last tie-break" in text(response)
     Event.objects.filter(pk=organised_event.pk).update(status=Event.Status.CLOSED)
     response = organiser_client.post(url, _settings_form(organised_event))
     assert response.status_code == 409

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def text(response) -> str:
-    return response.content.decode()
+    return response.content.decode("utf-8-sig")  # CSV exports start with a BOM, for Excel
 
 
 def url(event, name, *args):
@@ -173,6 +173,7 @@ def test_standings_in_three_formats(organiser_client, played):
         "Head to head",
         "Games played",
         "Decided by",
+        "Walkouts",
     ]
     assert len(table) == 8 and table[1][:3] == [
         "1",
@@ -190,9 +191,18 @@ def test_standings_in_three_formats(organiser_client, played):
 
 def test_pairings_in_three_formats(organiser_client, played):
     table = list(csv.reader(io.StringIO(text(_get(organiser_client, played, "pairings", "csv")))))
-    assert table[0] == ["Round", "Table", "Seat", "Player", "Deals first", "Bye"]
+    assert table[0] == [
+        "Round",
+        "Table",
+        "Seat",
+        "Player",
+        "Deals first",
+        "Bye",
+        "Result",
+        "Reason",
+    ]
     assert len(table) == 1 + 6 + 1
-    assert table[1][:3] == ["1", "1", "1"] and table[-1][-1] == "yes"
+    assert table[1][:3] == ["1", "1", "1"] and table[-1][5] == "yes"
     sheet = openpyxl.load_workbook(
         io.BytesIO(_get(organiser_client, played, "pairings", "xlsx").content)
     ).active

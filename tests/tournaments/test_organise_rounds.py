@@ -126,10 +126,15 @@ def test_publishing_and_no_swaps_after(organiser_client, organised_event, build_
     response = organiser_client.post(
         url(organised_event, "organise_round_swap", 1), {"first": a, "second": b}
     )
-    assert response.status_code == 409
-    assert "players can only be swapped in a draft" in text(response)
+    # refused: back to the round page with the reason (a reload does not post again)
+    assert response.status_code == 302
+    assert response["Location"] == url(organised_event, "organise_round", 1)
+    assert "players can only be swapped in a draft" in text(
+        organiser_client.get(response["Location"])
+    )
     response = organiser_client.post(url(organised_event, "organise_round_publish", 1))
-    assert response.status_code == 409
+    assert response.status_code == 302
+    assert "only a draft can be published" in text(organiser_client.get(response["Location"]))
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -216,17 +221,29 @@ def test_a_result_is_reopened_only_with_a_reason(organiser_client, organised_eve
     log = EventLog.objects.get(event=organised_event, action="result_reopened")
     assert (log.actor, log.reason) == ("olga", "wrong tricks in deal 4")
     response = organiser_client.post(target, {"t1-reason": "again"})
-    assert response.status_code == 409 and "the result is not confirmed" in text(response)
+    assert response.status_code == 302  # refused: back to the round page with the reason
+    assert "the result is not confirmed" in text(organiser_client.get(response["Location"]))
 
 
 def test_closing_waits_for_every_result(organiser_client, organised_event, published):
     round_, tables = published
+    body = text(organiser_client.get(url(organised_event, "organise_round", 1)))
+    assert "0 of 2 tables confirmed" in body
+    assert "A round closes once every table is confirmed or void." in body
+    assert re.search(
+        r'<button type="submit" class="secondary wide" disabled[^>]*>Close round 1', body
+    )
     response = organiser_client.post(url(organised_event, "organise_round_close", 1))
-    assert response.status_code == 409
-    assert "2 table(s) have no confirmed result yet" in text(response)
+    assert response.status_code == 302  # refused: back to the round page with the reason
+    assert response["Location"] == url(organised_event, "organise_round", 1)
+    body = text(organiser_client.get(response["Location"]))
+    assert "2 tables are neither confirmed nor void yet" in body  # round_close's reason
     finish_game(tables[1].game, random.Random(3))
     for table in tables:
         organiser_client.post(url(organised_event, "organise_result_confirm", 1, table.number))
+    body = text(organiser_client.get(url(organised_event, "organise_round", 1)))
+    assert "2 of 2 tables confirmed" in body
+    assert re.search(r'<button type="submit" class="primary wide">Close round 1', body)
     response = organiser_client.post(url(organised_event, "organise_round_close", 1))
     assert response.status_code == 302
     assert response["Location"] == url(organised_event, "organise_event")

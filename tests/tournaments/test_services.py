@@ -88,7 +88,7 @@ def test_a_round_is_paired_by_the_task_reviewed_swapped_published_and_closed(eve
     services.round_publish(round_=round_, actor="org")
     with pytest.raises(NotAllowed):
         services.round_swap(round_=round_, first=a, second=b)
-    with pytest.raises(NotAllowed, match="no confirmed result"):
+    with pytest.raises(NotAllowed, match="neither confirmed nor void"):
         services.round_close(round_=round_)
     for table in round_.tables.select_related("game"):
         assert table.game.players == [player.name for player in table.seats]

@@ -162,8 +162,12 @@ def _base_metrics(
         firsts[first] += 1
 
     if byes:
-        bye_score, bye_placing = _bye_values(config, score, placing, played)
+        # Every policy's values are made before any bye is added (an average must see the
+        # games alone); a void table's players carry their own policy (values.Bye).
+        policies = {bye.policy or config.bye_policy for bye in byes}
+        values = {p: _bye_values(p, config, score, placing, played) for p in policies}
         for bye in byes:
+            bye_score, bye_placing = values[bye.policy or config.bye_policy]
             score[bye.player] += bye_score(bye.player)
             placing[bye.player] += bye_placing(bye.player)
 
@@ -186,16 +190,16 @@ def _base_metrics(
     }
 
 
-def _bye_values(config, score, placing, played):
-    """What one bye adds to (score, placing points) for a player, under the bye policy.
+def _bye_values(policy, config, score, placing, played):
+    """What one bye adds to (score, placing points) for a player, under `policy`.
 
     "average" takes the average over the games alone (byes do not average themselves in), so
     every bye of a player is worth the same, and it moves as the player's later games come in:
     the standings are always rebuilt from all results, so that is consistent.
     """
-    if config.bye_policy == "zero":
+    if policy == "zero":
         return (lambda p: 0), (lambda p: 0)
-    if config.bye_policy == "second":
+    if policy == "second":
         second = config.placing_points[1]
         return (lambda p: 0), (lambda p: second)
 

@@ -90,15 +90,25 @@ class GameResult:
 
 @dataclass(frozen=True)
 class Bye:
-    """A round a player sat out by the pairing's choice; what it is worth is the config's."""
+    """A round a player sat out: by the pairing's choice, or at a void table.
+
+    What it is worth is the config's bye_policy, unless `policy` (one of BYE_POLICIES) says
+    otherwise: a void table's players get the event's void policy this way ("no result" is
+    "zero", "average" is "average", "what a bye scores" leaves `policy` None).
+    """
 
     round: int
     player: int
+    policy: str | None = None
 
     def __post_init__(self) -> None:
         if not (_is_int(self.round) and _is_int(self.player)):
             raise StandingsInputError(
                 f"a bye's round and player must be ints, not {self.round!r}, {self.player!r}"
+            )
+        if self.policy is not None and self.policy not in BYE_POLICIES:
+            raise StandingsInputError(
+                f"a bye's policy must be one of {', '.join(BYE_POLICIES)}, not {self.policy!r}"
             )
 
 

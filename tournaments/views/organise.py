@@ -1,6 +1,6 @@
 """The organiser's pages for events: my events, a new club and event, the event's dashboard
-(counts, rounds and their next step, building the next round, the audit trail), its settings
-and its organisers.
+(counts, rounds and their next step, building the next round, links to the public pages,
+the audit trail), the players' QR poster, its settings and its organisers.
 
 Thin on purpose: reads through tournaments.selectors (worded by organise_presenters), every
 change through tournaments.services with the user's name as the actor. Without JavaScript
@@ -10,6 +10,7 @@ and the service's message (400 for bad input, 409 when the event's state does no
 
 from __future__ import annotations
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -26,6 +27,7 @@ from ..tables import EXPORTS, FORMATS
 from .organise_access import actor, error_status, organiser_required, private
 
 DASHBOARD = "tournaments/organise/event.html"
+POSTER_QR_SCALE = 10  # modules of 10 px: the SVG is scaled to the page by CSS anyway
 LOG_ON_DASHBOARD = 8
 LOG_PAGE = 500
 
@@ -97,13 +99,23 @@ def event_new(request):
 def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
     progress = selectors.rounds_progress(event)
     next_number = selectors.round_to_build(event, progress[-1].round if progress else None)
+    field_size = selectors.round_field_size(event, next_number) if next_number else 0
     context = {
         "event": event,
         "counts": selectors.entry_counts(event),
         "rounds": [(row, words.next_step(row)) for row in progress],
         "can_build": next_number is not None,
         "next_number": next_number,
-        "building": any(row.round.status == Round.Status.PENDING for row in progress),
+        "field_size": field_size,
+        # said before the tap: the service refuses such a round at once anyway
+        "too_few": services.too_few_players(field_size)
+        if next_number and field_size < services.ROUND_MIN_PLAYERS
+        else "",
+        # polled while a round is built; a stuck build waits for the organiser instead
+        "building": any(
+            row.round.status == Round.Status.PENDING and not selectors.round_stuck(row.round)
+            for row in progress
+        ),
         "log": words.log_lines(
             selectors.event_log(event, LOG_ON_DASHBOARD), selectors.player_names(event)
         ),
@@ -124,12 +136,28 @@ def event(request, event: Event):
 @organiser_required
 @require_POST
 def round_create(request, event: Event):
-    """Build the next round: the pairing runs as a task; the round page waits for it."""
+    """Build the next round: the pairing runs as a task; the round page waits for it. A
+    refusal (too few players, a round still open) goes back to the dashboard with the reason:
+    a reload then shows the dashboard, it does not post again."""
     try:
         round_ = services.round_create(event=event, actor=actor(request))
     except TournamentError as error:
-        return _dashboard(request, event, error=error.message, status=error.status)
+        messages.error(request, error.message)
+        return redirect("tournaments:organise_event", slug=event.slug)
     return redirect("tournaments:organise_round", slug=event.slug, number=round_.number)
+
+
+@organiser_required
+@require_GET
+def poster(request, event: Event):
+    """A poster for the room: one big QR code of the event's public page, with its name and
+    what players find there (their seat, the standings), to print and put on the wall."""
+    url = request.build_absolute_uri(reverse("tournaments:event", args=[event.slug]))
+    qr = segno.make(url, error="m").svg_inline(
+        scale=POSTER_QR_SCALE, border=2, omitsize=True, title=event.name
+    )
+    context = {"event": event, "url": url, "qr": qr}
+    return render(request, "tournaments/organise/poster.html", context)
 
 
 @organiser_required

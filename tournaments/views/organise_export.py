@@ -7,6 +7,8 @@ link can be shared between organisers; the files are never stored by a shared ca
 
 from __future__ import annotations
 
+import codecs
+
 from django.http import Http404
 from django.views.decorators.http import require_GET
 from django_tables2.export import TableExport
@@ -23,4 +25,10 @@ def export(request, event: Event, what: str, fmt: str):
         raise Http404
     table = EXPORTS[what](event)
     exporter = TableExport(fmt, table, dataset_kwargs={"title": what})
-    return private(exporter.response(filename=f"{event.slug}-{what}.{fmt}"), no_store=True)
+    response = exporter.response(filename=f"{event.slug}-{what}.{fmt}")
+    if fmt == "csv":
+        # Excel reads a CSV file without a byte order mark in the computer's old code page,
+        # so Cyrillic names came out garbled; with the mark it reads UTF-8 (and other
+        # programs skip the mark).
+        response.content = codecs.BOM_UTF8 + response.content
+    return private(response, no_store=True)

@@ -8,6 +8,8 @@ keeping its filter.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,7 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import selectors, services
+from scoring.names import near_pairs
+
+from .. import selectors, services, walkouts
 from ..csv_import import names_from_text
 from ..errors import TournamentError
 from ..forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
@@ -85,12 +89,30 @@ def players(request, event: Event):
     return _players(request, event)
 
 
-def _register(request, event: Event, names: list[str]) -> tuple[int, int]:
-    """Enter the names; (entered now, entered before)."""
-    before = selectors.entry_counts(event).entered
-    services.players_register(event=event, names=names, actor=actor(request))
-    added = selectors.entry_counts(event).entered - before
-    return added, len(names) - added
+@dataclass(frozen=True)
+class _Registered:
+    entries: list[Entry]  # one per name given, in order
+    added: int  # entered now; the others were entered before
+
+    @property
+    def already(self) -> int:
+        return len(self.entries) - self.added
+
+
+def _register(request, event: Event, names: list[str]) -> _Registered:
+    """Enter the names, then warn (without refusing) of each new name that is near one
+    already in the event ("Ivan Petrof" beside "Ivan Petrov", or "Иван Петров"): the
+    organiser may have typed one person twice (scoring.names.near)."""
+    before = dict(event.entries.values_list("pk", "player__name"))
+    entries = services.players_register(event=event, names=names, actor=actor(request))
+    new = list(dict.fromkeys(e.player.name for e in entries if e.pk not in before))
+    for name, other in near_pairs(new, list(before.values())):
+        messages.warning(
+            request,
+            _("“%(name)s” looks like “%(other)s”: if they are one person, withdraw one entry.")
+            % {"name": name, "other": other},
+        )
+    return _Registered(entries, len(new))
 
 
 @organiser_required
@@ -101,12 +123,24 @@ def player_add(request, event: Event):
         return _players(request, event, player_form=form, status=400)
     name = form.cleaned_data["name"]
     try:
-        added, _already = _register(request, event, [name])
+        registered = _register(request, event, [name])
     except TournamentError as error:
         form.add_error("name", error.message)
         return _players(request, event, player_form=form, status=error.status)
-    if added:
+    known = registered.entries[0].player.name
+    if registered.added and known != name:
+        messages.success(
+            request,
+            _("%(name)s entered as %(known)s, the name the club already knows.")
+            % {"name": name, "known": known},
+        )
+    elif registered.added:
         messages.success(request, _("%(name)s entered.") % {"name": name})
+    elif known != name:
+        messages.info(
+            request,
+            _("%(name)s is %(known)s, who was already entered.") % {"name": name, "known": known},
+        )
     else:
         messages.info(request, _("%(name)s was already entered.") % {"name": name})
     return _back(event, _filter(request))
@@ -127,10 +161,11 @@ def players_paste(request, event: Event):
     if form.errors:
         return _players(request, event, paste_form=form, status=400)
     try:
-        added, already = _register(request, event, parsed.names)
+        registered = _register(request, event, parsed.names)
     except TournamentError as error:
         form.add_error("names", error.message)
         return _players(request, event, paste_form=form, status=error.status)
+    added, already = registered.added, registered.already
     parts = [ngettext("%(n)s player entered.", "%(n)s players entered.", added) % {"n": added}]
     if already:
         parts.append(
@@ -220,8 +255,26 @@ def check_in_all(request, event: Event):
 @organiser_required
 @require_POST
 def withdraw(request, event: Event, entry_id: int):
-    """The player leaves the event: later rounds go without them; results so far stand."""
-    return _change_with_reason(request, event, entry_id, services.entry_withdraw)
+    """The player leaves the event: later rounds go without them; results so far stand.
+    A player still seated at an unsettled table of a published round: the organiser is
+    warned and taken to that table's choices (tournaments.walkouts)."""
+    response = _change_with_reason(request, event, entry_id, services.entry_withdraw)
+    entry = _entry(event, entry_id)
+    table = walkouts.open_table_of(event, entry.player_id) if entry.withdrawn else None
+    if table is None:
+        return response
+    messages.warning(
+        request,
+        _(
+            "%(name)s has withdrawn but still sits at table %(t)s of round %(n)s: choose what "
+            "happens to that table (substitute, finish, void or adjust)."
+        )
+        % {"name": entry.player.name, "t": table.number, "n": table.round.number},
+    )
+    url = reverse("tournaments:organise_table", args=[event.slug, table.round.number, table.number])
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": url})
+    return redirect(url)
 
 
 @organiser_required

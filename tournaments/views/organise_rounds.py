@@ -1,21 +1,28 @@
 """One round, from the pairing task to its close: review the draft (seats, first dealers, the
-pairing's flags, byes), swap two players, publish; then follow each table's result, confirm
-or reopen it, and close the round when every result is confirmed.
+pairing's flags, byes), swap two players, publish, or build it again or delete it; then
+follow each table's progress (deals, last entry, stale tables) and result, confirm or reopen
+it, and close the round when every table is settled. docs/rounds.md has the states.
 
-While the pairing task runs the page polls itself (htmx; a <noscript> refresh without JS). A
-refused action re-renders the page with the service's message and its status (400/409);
-confirming or reopening one table answers htmx with the results section only.
+While the pairing task runs the page polls itself (htmx; a <noscript> refresh without JS);
+a build still pending after a minute is said to be stuck and offered again. A refused action
+goes back to the round page with the service's message (POST/redirect/GET, so a reload never
+posts it again); a form with bad input is shown again with its errors (400). Confirming or
+reopening one table answers htmx with the results section only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.errors import ScoringError
@@ -30,6 +37,9 @@ from ..models import Event, Round, Table
 from .organise_access import actor, error_status, organiser_required
 
 ROUND = "tournaments/organise/round.html"
+#: A table still in play with nothing entered for this long is highlighted: a phone may have
+#: died, or the keeper stopped entering (a deal takes a few minutes).
+STALE_AFTER = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,8 @@ class TableView:
     can_confirm: bool
     can_reopen: bool
     reopen_form: ReasonForm | None = None
+    activity: str = ""  # "5 deals · last entry 3 minutes ago", once published
+    stale: bool = False  # unfinished, and nothing entered for STALE_AFTER
 
 
 @dataclass
@@ -61,6 +73,10 @@ class RoundPage:
     flags: list[str]
     progress: selectors.RoundProgress
     swap_choices: list[tuple[int, str]] = field(default_factory=list)
+    actions: frozenset[str] = frozenset()  # selectors.round_actions: what to offer
+    stuck: bool = False  # still being built a minute after it was asked for
+    build_error: str = ""  # why a failed build failed, in the reader's language
+    settled: str = ""  # "2 of 4 tables confirmed", beside the close button
 
 
 def round_or_404(event: Event, number: int) -> Round:
@@ -71,9 +87,27 @@ def round_or_404(event: Event, number: int) -> Round:
         raise Http404 from None
 
 
-def _table_view(table: Table, names: dict[int, str], reopen_forms: dict) -> TableView:
+def _activity(table: Table, now) -> tuple[str, bool]:
+    """A published table's deals so far and when the last came in, and whether it is stale:
+    still in play with nothing entered for STALE_AFTER (since publishing, before the first)."""
+    game = table.game
+    if game is None:
+        return "", False
+    deals = ngettext("%(n)s deal", "%(n)s deals", table.deals) % {"n": table.deals}
+    if table.last_entry is None:
+        text = _("%(deals)s · nothing entered yet") % {"deals": deals}
+    else:
+        ago = timesince(table.last_entry, now, depth=1)
+        text = _("%(deals)s · last entry %(ago)s ago") % {"deals": deals, "ago": ago}
+    quiet_since = table.last_entry or table.round.published_at or game.created_at
+    stale = game.result == Game.Result.IN_PLAY and now - quiet_since > STALE_AFTER
+    return text, stale
+
+
+def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) -> TableView:
     game = table.game
     finished = game is not None and game.result == Game.Result.FINISHED
+    activity, stale = _activity(table, now)
     return TableView(
         table=table,
         seats=[
@@ -92,15 +126,19 @@ def _table_view(table: Table, names: dict[int, str], reopen_forms: dict) -> Tabl
         can_confirm=finished and game.placings is not None,
         can_reopen=game is not None and game.confirmed,
         reopen_form=reopen_forms.get(table.number) or ReasonForm(prefix=f"t{table.number}"),
+        activity=activity,
+        stale=stale,
     )
 
 
 def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
     """Everything the round page shows, in a fixed number of queries."""
     names = selectors.player_names(round_.event)
-    tables = selectors.round_tables(round_)
+    tables = selectors.round_tables_activity(round_)
     byes = selectors.round_byes(round_)
-    views = [_table_view(table, names, reopen_forms or {}) for table in tables]
+    now = timezone.now()
+    views = [_table_view(table, names, reopen_forms or {}, now) for table in tables]
+    progress = selectors.round_progress(round_, tables)
     choices = [
         (seat.player_id, _("Table %(t)s · %(name)s") % {"t": view.table.number, "name": seat.name})
         for view in views
@@ -114,8 +152,12 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
         flags=words.flag_sentences(
             [flag for flag in round_.flags if flag.get("code") != "second_bye"], names
         ),
-        progress=selectors.round_progress(round_, tables),
+        progress=progress,
         swap_choices=choices,
+        actions=selectors.round_actions(round_, now),
+        stuck=selectors.round_stuck(round_, now),
+        build_error=words.build_error(round_) if round_.status == Round.Status.FAILED else "",
+        settled=words.settled_label(progress),
     )
 
 
@@ -137,7 +179,8 @@ def _render(
         "page": page,
         "swap_form": swap_form or SwapForm(players=page.swap_choices),
         "error": error,
-        "building": round_.status == Round.Status.PENDING,
+        # polled while the worker builds it; once stuck the page waits for the organiser
+        "building": round_.status == Round.Status.PENDING and not page.stuck,
     }
     template = f"{ROUND}#{partial}" if partial else ROUND
     return render(request, template, context, status=error_status(request, status))
@@ -160,14 +203,17 @@ def _after(request, event: Event, round_: Round, message: str):
     return redirect("tournaments:organise_round", slug=event.slug, number=round_.number)
 
 
-def _refused(request, event, round_, error: TournamentError | ScoringError, **kwargs):
-    round_.refresh_from_db()
-    return _render(request, event, round_, error=error.message, status=error.status, **kwargs)
+def _refused(request, event, round_, error: TournamentError | ScoringError):
+    """A refused step goes back to the round page with the reason (POST/redirect/GET: a
+    reload shows the page again, it does not post the refused step again)."""
+    messages.error(request, error.message)
+    return redirect("tournaments:organise_round", slug=event.slug, number=round_.number)
 
 
 def _round_step(request, event: Event, number: int, service, message: str, then=None):
-    """One step of a round's life (`service`); a refusal shows the round page with the reason,
-    success says `message` (with the round's number) and goes `then` (the round page)."""
+    """One step of a round's life (`service`); a refusal goes back to the round page with the
+    reason, success says `message` (with the round's number) and goes `then` (the round
+    page)."""
     round_ = round_or_404(event, number)
     try:
         service(round_=round_, actor=actor(request))
@@ -200,11 +246,25 @@ def round_swap(request, event: Event, number: int):
     try:
         services.round_swap(round_=round_, first=first, second=second, actor=actor(request))
     except TournamentError as error:
-        form.add_error(None, error.message)
-        return _refused(request, event, round_, error, swap_form=form)
+        return _refused(request, event, round_, error)
     names = selectors.player_names(event)
     message = _("%(a)s and %(b)s swapped.") % {"a": names[first], "b": names[second]}
     return _after(request, event, round_, message)
+
+
+@organiser_required
+@require_POST
+def round_delete(request, event: Event, number: int):
+    """Delete a failed or draft round (or one stuck being built); its number is built again
+    with the next "Build round"."""
+    return _round_step(
+        request,
+        event,
+        number,
+        services.round_delete,
+        _("Round %(n)s deleted."),
+        then=lambda: redirect("tournaments:organise_event", slug=event.slug),
+    )
 
 
 @organiser_required
@@ -217,7 +277,8 @@ def round_publish(request, event: Event, number: int):
 @organiser_required
 @require_POST
 def round_close(request, event: Event, number: int):
-    """Close the round; the service refuses while a result is unconfirmed."""
+    """Close the round; the service refuses while a table is not settled (the page offers
+    the button as the next step only once every table is)."""
     return _round_step(
         request,
         event,
@@ -255,9 +316,10 @@ def result_confirm(request, event: Event, number: int, table_number: int):
             raise TournamentError(_("The round is not published yet."))
         services.result_confirm(table=table, actor=actor(request))
     except (TournamentError, ScoringError) as error:
-        partial = "results" if request.htmx else None
+        if not request.htmx:
+            return _refused(request, event, round_, error)
         return _render(
-            request, event, round_, error=error.message, status=error.status, partial=partial
+            request, event, round_, error=error.message, status=error.status, partial="results"
         )
     message = _("Table %(t)s: result confirmed.") % {"t": table.number}
     return _table_done(request, event, round_, table, message)
@@ -279,6 +341,8 @@ def result_reopen(request, event: Event, number: int, table_number: int):
             table=table, actor=actor(request), reason=form.cleaned_data["reason"]
         )
     except ScoringError as error:
+        if not request.htmx:
+            return _refused(request, event, round_, error)
         # Said at the top of the results: the table's form may not be shown any more.
         forms = {table.number: form}
         return _render(

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import wraps
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
@@ -40,13 +41,13 @@ from django.utils.translation import (
     pgettext_lazy,
 )
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from scoring.models import Game
 from scoring.presenters import ruleset_label
 from scoring.views import RELEASE
 
-from .. import selectors
+from .. import selectors, walkouts
 from ..models import Event, Player, Round, Table
 
 PAGES = "tournaments/public/"
@@ -70,11 +71,11 @@ FRAGMENT_SECONDS = 30
 
 #: Column headings of the standings, one per metric (tournaments.standings.METRICS).
 METRIC_HEADINGS = {
-    "placing_points": pgettext_lazy("standings column", "Points"),
+    "placing_points": pgettext_lazy("standings column", "Placing points"),
     "score": pgettext_lazy("standings column", "Game points"),
     "firsts": pgettext_lazy("standings column", "Wins"),
     "opponents": pgettext_lazy("standings column", "Opponents"),
-    "head_to_head": pgettext_lazy("standings column", "Head to head"),
+    "head_to_head": pgettext_lazy("standings column", "Level players beaten"),
     "games": pgettext_lazy("standings column", "Games"),
     "lot": pgettext_lazy("standings column", "Lot"),
 }
@@ -84,7 +85,10 @@ METRIC_MEANINGS = {
     "score": gettext_lazy("the game totals, added up"),
     "firsts": gettext_lazy("first places"),
     "opponents": gettext_lazy("the placing points of the opponents met, added up"),
-    "head_to_head": gettext_lazy("among players level so far: who placed above whom"),
+    "head_to_head": gettext_lazy(
+        "among players level on the columns before it: how many of them this player placed "
+        "above in their games together (0 when that does not separate them)"
+    ),
     "games": gettext_lazy("games played"),
     "lot": gettext_lazy("the event's drawing of lots"),
 }
@@ -190,6 +194,8 @@ def order_sentence(order: tuple[str, ...]) -> str:
 def game_state(game: Game | None, deals: int) -> str:
     if game is None:
         return _("no game yet")
+    if game.result == Game.Result.VOID:
+        return _("void: set aside by the organisers")
     if game.result == Game.Result.CONFIRMED:
         return _("confirmed")
     if game.result == Game.Result.FINISHED:
@@ -241,7 +247,8 @@ class TableLine:
     seats: list[SeatLine]
     dealer: SeatLine
     state: str
-    result: str  # the game's result code ("in_play", "finished", "confirmed"), or ""
+    result: str  # the game's result code ("in_play", "finished", "confirmed", "void"), or ""
+    outcome: str = "played"  # how the organisers settled it (Table.Outcome: "adjusted", ...)
 
     def seat_of(self, player_id: int) -> SeatLine | None:
         return next((line for line in self.seats if line.player_id == player_id), None)
@@ -276,9 +283,21 @@ def table_line(table: Table) -> TableLine:
         game_id=table.game_id,
         seats=seats,
         dealer=seats[table.first_dealer],
-        state=game_state(game, deals),
+        state=_settled_state(table, game_state(game, deals)),
         result=game.result if game is not None else "",
+        outcome=table.outcome,
     )
+
+
+def _settled_state(table: Table, state: str) -> str:
+    """A confirmed result the organisers settled after a walkout says so (tournaments.walkouts)."""
+    if table.game is None or not table.game.confirmed:
+        return state
+    if table.outcome == Table.Outcome.ADJUSTED:
+        return _("adjusted result, confirmed")
+    if table.outcome == Table.Outcome.ENDED_EARLY:
+        return _("ended as it stood, confirmed")
+    return state
 
 
 @dataclass(frozen=True)
@@ -289,6 +308,32 @@ class StandingsRow:
     values: list[int]
     tie: str
     tie_marker: str
+    withdrawn: bool = False
+
+
+def standings_label(snapshot) -> str:
+    """What a snapshot counts, said exactly (the one home of this label: the standings, the
+    projector): the closed rounds, plus the settled tables of the round being played, e.g.
+    "After 1 round + 3 of 5 tables of round 2"."""
+    if snapshot is None:
+        return ""
+    done = snapshot.rounds_complete
+    counted = snapshot.counted or {}
+    if not counted.get("settled"):
+        if not done:
+            return ""
+        return ngettext("After %(n)s round", "After %(n)s rounds", done) % {"n": done}
+    tables = ngettext(
+        "%(settled)s of %(tables)s table of round %(round)s",
+        "%(settled)s of %(tables)s tables of round %(round)s",
+        counted["tables"],
+    ) % {"settled": counted["settled"], "tables": counted["tables"], "round": counted["round"]}
+    if not done:
+        return _("After %(tables)s") % {"tables": tables}
+    return ngettext("After %(n)s round + %(tables)s", "After %(n)s rounds + %(tables)s", done) % {
+        "n": done,
+        "tables": tables,
+    }
 
 
 def standings_context(
@@ -298,6 +343,8 @@ def standings_context(
     with `player_id`, only that player's row (their page shows one row of up to 999)."""
     order = selectors.standings_order(event)
     columns = [name for name in order if name != "lot"]  # a lot's number means nothing to read
+    if "games" not in columns:  # games played: always shown, what the points come from
+        columns.append("games")
     snapshot = view.snapshot
     stored = snapshot.rows if snapshot else []
     if player_id is not None:
@@ -310,6 +357,7 @@ def standings_context(
             values=[row["metrics"].get(name, 0) for name in columns],
             tie=tie_sentence(row.get("decided_by"), order),
             tie_marker=tie_marker(row.get("decided_by"), order),
+            withdrawn=row["player"] in view.withdrawn,
         )
         for row in stored
     ]
@@ -317,6 +365,7 @@ def standings_context(
         "snapshot": snapshot,
         "stale": view.stale and snapshot is not None,
         "built_ago": built_ago(snapshot.built_at) if snapshot else "",
+        "counted": standings_label(snapshot),
         "headings": [METRIC_HEADINGS[name] for name in columns],
         "legend": [(METRIC_HEADINGS[name], METRIC_MEANINGS[name]) for name in columns],
         "order_sentence": order_sentence(order),
@@ -376,7 +425,7 @@ def _standings_fragment(request, event: Event, snapshot, stale: bool) -> tuple[s
     key = _fragment_key(event.pk, event.slug, etag)
     html = cache.get(key)
     if html is None:
-        view = selectors.StandingsView(snapshot, stale, selectors.player_names(event))
+        view = selectors.StandingsView(snapshot, stale, *selectors.standings_people(event))
         context = {"event": event, **standings_context(event, view)}
         html = render_to_string(STANDINGS + "#standings", context, request)
         cache.set(key, html, FRAGMENT_SECONDS)
@@ -421,7 +470,7 @@ def event(request, event: Event):
 class SeatAnswer:
     """Where a player sits in the newest published round ("table"), or why not."""
 
-    kind: str  # "table", "bye", "not_in_round" or "no_round"
+    kind: str  # "table", "bye", "left" (substituted), "not_in_round" or "no_round"
     round: Round | None = None
     table: TableLine | None = None
     seat: SeatLine | None = None
@@ -442,6 +491,8 @@ def seat_answer(event: Event, player_id: int) -> SeatAnswer:
         )
     if any(bye.round_id == round_.pk for bye in selectors.player_byes(event, player_id)):
         return SeatAnswer("bye", round_)
+    if walkouts.left_table_of(round_, player_id) is not None:
+        return SeatAnswer("left", round_)  # another player took the seat (a substitution)
     return SeatAnswer("not_in_round", round_)
 
 
@@ -450,21 +501,47 @@ def _id(value: object) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and int(text) <= MAX_ID else None
 
 
+#: How long a phone remembers whose seat it looks up (an evening, and the next club night).
+ME_MAX_AGE = 14 * 24 * 3600
+
+
+def _me_cookie(event: Event) -> str:
+    return f"me-{event.pk}"
+
+
+def _remembered(request, event: Event) -> tuple[int, str] | None:
+    """The player this phone said it belongs to ("This is me"), if still in the event."""
+    player_id = _id(request.COOKIES.get(_me_cookie(event)))
+    if player_id is None:
+        return None
+    try:
+        player = selectors.entered_player(event, player_id)
+    except Player.DoesNotExist:
+        return None
+    return player.pk, player.name
+
+
 @event_page
 def seat(request, event: Event):
-    """Where do I sit? A GET form: type a name, pick among several matches, read the answer."""
+    """Where do I sit? A GET form: type a name, pick your own among the names it may mean
+    (in Latin or Cyrillic letters), read the answer. Only a whole name goes straight to the
+    seat: a part of one ("Georgi") may be someone else's ("Maria Georgieva"). A phone that
+    said "This is me" shows that player's seat first, without typing."""
     typed = request.GET.get("name")
     query = " ".join((typed or "").split())
+    me = _remembered(request, event)
     error, matches, found, answer = "", [], None, None
     if typed is not None and not query:
         error = _("Type your name, or a part of it.")
     elif query:
-        matches = selectors.players_matching(event, query)
+        exact, matches = selectors.players_matching(event, query)
         picked = _id(request.GET.get("player"))
         chosen = [m for m in matches if m[0] == picked] if picked else []
-        if len(matches) == 1 or chosen:
-            found = (chosen or matches)[0]
+        if chosen or len(exact) == 1:
+            found = (chosen or exact)[0]
             answer = seat_answer(event, found[0])
+    elif me is not None:
+        found, answer = me, seat_answer(event, me[0])
     context = {
         "event": event,
         "query": query,
@@ -473,8 +550,38 @@ def seat(request, event: Event):
         "player": found,
         "answer": answer,
         "searched": bool(query),
+        "me": me,
+        "me_answer": None if me is None else answer if found == me else seat_answer(event, me[0]),
     }
-    return render(request, PAGES + "seat.html", context, status=400 if error else 200)
+    response = render(request, PAGES + "seat.html", context, status=400 if error else 200)
+    patch_cache_control(response, private=True)  # it depends on this phone's cookie
+    return response
+
+
+@require_POST
+def seat_me(request, slug: str):
+    """ "This is me" (remember the player on this phone, in a cookie) or "Not you?" (forget).
+    A plain form post, so it works without JavaScript; back to the seat page after."""
+    try:
+        event = selectors.event_by_slug(slug)
+    except Event.DoesNotExist:
+        return _not_found(request, _("There is no such event."))
+    response = redirect("tournaments:seat", event.slug)
+    player_id = _id(request.POST.get("player"))
+    if request.POST.get("forget"):
+        response.delete_cookie(_me_cookie(event), samesite="Lax")
+    elif (
+        player_id is not None and Player.objects.filter(pk=player_id, entries__event=event).exists()
+    ):
+        response.set_cookie(
+            _me_cookie(event),
+            str(player_id),
+            max_age=ME_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )
+    return response
 
 
 @event_page
@@ -500,7 +607,9 @@ def standings(request, event: Event):
     """The newest standings snapshot; the fragment inside (the kept one, shared with the
     poll) polls standings_live."""
     _, html = _standings_fragment(request, event, *selectors.standings_newest(event))
-    return render(request, STANDINGS, {"event": event, "standings_html": mark_safe(html)})
+    context = {"event": event, "standings_html": mark_safe(html)}
+    context["settled"] = walkouts.settled_tables(event)  # adjusted, void, ended as it stood
+    return render(request, STANDINGS, context)
 
 
 def _live_key(slug: str) -> str:

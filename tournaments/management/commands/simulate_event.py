@@ -13,11 +13,25 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 import engine
+from config.celery import app as celery_app
 from scoring import autoplay
 from tournaments import bridge, pairing, services
 from tournaments.models import Round, Table
 
 WAIT_SECONDS = 300
+#: A task not done after this long is a reason to ask whether any worker is there at all:
+#: pairing and standings take well under a second, so waiting the full WAIT_SECONDS for a
+#: worker that is not running only hid the mistake for five minutes.
+NOTICE_SECONDS = 5.0
+#: How long the ping waits for workers to answer.
+PING_SECONDS = 1.0
+NO_WORKER = (
+    "{what} is still waiting after {seconds:g} s and no Celery worker answers a ping. Start "
+    "one beside this command (same settings and broker):\n"
+    "    .venv/bin/celery -A config worker --loglevel INFO\n"
+    "or run the tasks in this process instead:\n"
+    "    CELERY_TASK_ALWAYS_EAGER=1 DJANGO_DEBUG=1 .venv/bin/python manage.py simulate_event ..."
+)
 
 
 class Command(BaseCommand):
@@ -87,13 +101,29 @@ def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -
     return output
 
 
+def workers_answering() -> list:
+    """The Celery workers that answer a ping on the configured broker ([] when none)."""
+    try:
+        return celery_app.control.ping(timeout=PING_SECONDS) or []
+    except Exception:  # noqa: BLE001 - a broker that can't be reached has no worker either
+        return []
+
+
 def _wait_for(fetch, done, what):
-    deadline = time.monotonic() + WAIT_SECONDS
+    """Poll until `done`; after NOTICE_SECONDS ask once whether a worker is there at all, and
+    if none answers, stop with how to start one (tasks run eagerly never wait)."""
+    started = time.monotonic()
+    asked = celery_app.conf.task_always_eager
     while True:
         value = fetch()
         if done(value):
             return value
-        if time.monotonic() > deadline:
+        waited = time.monotonic() - started
+        if not asked and waited > NOTICE_SECONDS:
+            asked = True
+            if not workers_answering():
+                raise CommandError(NO_WORKER.format(what=what.capitalize(), seconds=NOTICE_SECONDS))
+        if waited > WAIT_SECONDS:
             raise CommandError(f"{what} did not finish in {WAIT_SECONDS} s: is a worker running?")
         time.sleep(0.05)
 

@@ -1,0 +1,346 @@
+"""A table that cannot be played out as drawn: a player left mid-round (issue 12, item 2).
+
+The organiser settles each such table of a published round one of four ways, as clubs do:
+
+- substitute: another player of the event (checked in, not seated elsewhere in the round; a
+  bye player gives up the bye) takes the seat from the next deal on; the deals so far stand.
+  The substitute gets the seat's whole result and the player who left gets no game for the
+  round: the table's seats name who finished the game, and the standings, the public pages
+  and the next pairings read the seats. `Table.substitutions` keeps who left, for whom, and
+  from which deal.
+- finish: the game ends as it stands and is confirmed; its placings are the engine's own
+  placing rule applied to the score so far (scoring.services.early_placings).
+- void: the game is set aside; the table's players who have not withdrawn get the event's
+  `void_policy` in the standings (none / their own average / what a bye scores).
+- adjust: the organiser's own placings (and totals), confirmed, with a reason.
+
+Each is one transaction, written to the event log and the game's history. A round closes
+once each of its tables is confirmed or void (services.round_close).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from scoring import services as scoring
+from scoring.errors import ScoringError
+from scoring.models import Game
+
+from . import services
+from .errors import NotAllowed, TournamentError
+from .models import Bye, Entry, EventLog, Player, Round, Table
+
+#: The states a table's JSON and the organiser's table page give.
+STATUSES = ("playing", "finished", "confirmed", "void", "adjusted")
+
+
+def _log(table: Table, actor: str, action: str, reason: str, **data) -> None:
+    EventLog.objects.create(
+        event=table.round.event,
+        actor=actor,
+        action=action,
+        reason=reason,
+        data={"round": table.round.number, "table": table.number, **data},
+    )
+
+
+def _scoring(call, **kwargs) -> Game:
+    """A scoring service, its refusals given as this app's errors (409 stays 409)."""
+    try:
+        return call(**kwargs)
+    except ScoringError as error:
+        kind = NotAllowed if error.status == 409 else TournamentError
+        raise kind(error.message) from None
+
+
+def _open_table(table: Table) -> Table:
+    """The table locked, refused unless its round is published and its game not settled."""
+    table = (
+        Table.objects.select_for_update()
+        .select_related("round__event", "game", "seat_0", "seat_1", "seat_2")
+        .get(pk=table.pk)
+    )
+    if table.round.status != Round.Status.PUBLISHED:
+        raise NotAllowed(_("only a table of a published round, not yet closed, can be changed"))
+    if table.game is None:
+        raise NotAllowed(_("the table has no game yet"))
+    if table.outcome == Table.Outcome.VOID or table.game.result == Game.Result.VOID:
+        raise NotAllowed(_("the table is void"))
+    return table
+
+
+def _reason(reason: object) -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise TournamentError(_("say why"))
+    return text
+
+
+def substitute_candidates(table: Table) -> list[Player]:
+    """Who may take a seat at this table: checked in, not withdrawn, not seated at a table
+    of this round (a bye player may)."""
+    round_ = table.round
+    seated = {pid for ids in round_.tables.values_list("seat_0", "seat_1", "seat_2") for pid in ids}
+    return list(
+        Player.objects.filter(
+            entries__event=round_.event, entries__checked_in=True, entries__withdrawn=False
+        )
+        .exclude(pk__in=seated)
+        .order_by("name", "pk")
+    )
+
+
+@transaction.atomic
+def table_substitute(
+    *, table: Table, seat: int, player: Player, reason: str, actor: str = ""
+) -> Table:
+    """`player` takes `seat` from the next deal on (see the module docstring for the result)."""
+    reason = _reason(reason)
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2):
+        raise TournamentError(_("seat must be 0, 1 or 2"))
+    table = _open_table(table)
+    if table.game.result == Game.Result.CONFIRMED:
+        raise NotAllowed(_("the result is confirmed: reopen it first"))
+    round_, event = table.round, table.round.event
+    entry = Entry.objects.filter(event=event, player=player).first()
+    if entry is None:
+        raise TournamentError(_("%(name)s is not in this event") % {"name": player.name})
+    if entry.withdrawn or not entry.checked_in:
+        raise TournamentError(_("%(name)s is not checked in") % {"name": player.name})
+    sits = Q(seat_0=player) | Q(seat_1=player) | Q(seat_2=player)
+    elsewhere = round_.tables.filter(sits).first()
+    if elsewhere is not None:
+        raise TournamentError(
+            _("%(name)s already plays at table %(t)s of this round")
+            % {"name": player.name, "t": elsewhere.number}
+        )
+    leaver = table.seats[seat]
+    game = _scoring(
+        scoring.seat_substitute,
+        game_id=table.game_id,
+        seat=seat,
+        name=player.name,
+        actor=actor,
+        reason=reason,
+    )
+    gave_up_bye = Bye.objects.filter(round=round_, player=player).delete()[0] > 0
+    setattr(table, f"seat_{seat}", player)
+    from_deal = game.changes.order_by("-pk").first().deal_number
+    table.substitutions = [
+        *table.substitutions,
+        {"seat": seat, "left": leaver.pk, "joined": player.pk, "from_deal": from_deal},
+    ]
+    table.game = game
+    table.save(update_fields=[f"seat_{seat}", "substitutions"])
+    _log(
+        table,
+        actor,
+        "seat_substituted",
+        reason,
+        seat=seat,
+        players=[leaver.pk, player.pk],
+        from_deal=from_deal,
+        bye_given_up=gave_up_bye,
+    )
+    services.standings_enqueue(event)
+    return table
+
+
+@transaction.atomic
+def table_void(*, table: Table, reason: str, actor: str = "") -> Table:
+    """Set the table's game aside; its players still entered get the event's void policy."""
+    reason = _reason(reason)
+    table = _open_table(table)
+    table.game = _scoring(scoring.game_void, game_id=table.game_id, actor=actor, reason=reason)
+    withdrawn = set(
+        Entry.objects.filter(
+            event=table.round.event, player_id__in=table.seat_ids, withdrawn=True
+        ).values_list("player_id", flat=True)
+    )
+    table.outcome = Table.Outcome.VOID
+    table.outcome_reason = reason
+    table.void_players = [pid for pid in table.seat_ids if pid not in withdrawn]
+    table.save(update_fields=["outcome", "outcome_reason", "void_players"])
+    policy = table.round.event.void_policy
+    _log(table, actor, "table_voided", reason, players=table.void_players, policy=policy)
+    services.standings_enqueue(table.round.event)
+    return table
+
+
+@transaction.atomic
+def table_finish(*, table: Table, reason: str, actor: str = "") -> Table:
+    """End the game as it stands and confirm it (placings: the engine's rule on the score so
+    far; a game already finished by its rules is simply confirmed)."""
+    reason = _reason(reason)
+    table = _open_table(table)
+    if table.game.result == Game.Result.CONFIRMED:
+        raise NotAllowed(_("the result is confirmed already"))
+    before = table.game.result
+    game = _scoring(scoring.game_end_early, game_id=table.game_id, actor=actor, reason=reason)
+    ended_early = before == Game.Result.IN_PLAY
+    table.game = _scoring(scoring.game_confirm, game_id=game.pk, actor=actor)
+    table.outcome = Table.Outcome.ENDED_EARLY if ended_early else Table.Outcome.PLAYED
+    table.outcome_reason = reason
+    table.save(update_fields=["outcome", "outcome_reason"])
+    _log(table, actor, "table_finished", reason, placings=table.game.placings)
+    return table
+
+
+@transaction.atomic
+def table_adjust(
+    *,
+    table: Table,
+    placings: list[int],
+    totals: list[int] | None,
+    reason: str,
+    actor: str = "",
+) -> Table:
+    """The organisers' own result (placings: seats from first to last; totals by seat, or
+    None to keep the score so far), confirmed, and shown as adjusted everywhere."""
+    reason = _reason(reason)
+    table = _open_table(table)
+    if table.game.result == Game.Result.CONFIRMED:
+        raise NotAllowed(_("the result is confirmed: reopen it first"))
+    game = _scoring(
+        scoring.game_adjust,
+        game_id=table.game_id,
+        placings=placings,
+        totals=totals,
+        actor=actor,
+        reason=reason,
+    )
+    table.game = _scoring(scoring.game_confirm, game_id=game.pk, actor=actor)
+    table.outcome = Table.Outcome.ADJUSTED
+    table.outcome_reason = reason
+    table.save(update_fields=["outcome", "outcome_reason"])
+    _log(
+        table,
+        actor,
+        "result_adjusted",
+        reason,
+        placings=list(table.game.placings),
+        totals=list(table.game.totals),
+    )
+    return table
+
+
+# --- reads ------------------------------------------------------------------------------------
+
+
+def table_status(table: Table) -> str:
+    """One of STATUSES: how far the table's result has come, and how it was settled."""
+    game = table.game
+    if table.outcome == Table.Outcome.VOID or (game is not None and game.result == "void"):
+        return "void"
+    if game is None or game.result == Game.Result.IN_PLAY:
+        return "playing"
+    if game.result == Game.Result.FINISHED:
+        return "finished"
+    return "adjusted" if table.outcome == Table.Outcome.ADJUSTED else "confirmed"
+
+
+def table_data(table: Table) -> dict:
+    """The table as the API gives it (the round detail's table, plus how it was settled)."""
+    game = table.game
+    return {
+        "table": table.number,
+        "players": [player.name for player in table.seats],
+        "player_ids": list(table.seat_ids),
+        "game": table.game_id,
+        "finished": game is not None and game.result != Game.Result.IN_PLAY,
+        "status": table_status(table),
+        "outcome": table.outcome,
+        "reason": table.outcome_reason,
+        "totals": list(game.totals) if game is not None else [],
+        "placings": list(game.placings) if game is not None and game.placings else None,
+        "substitutions": list(table.substitutions),
+        "void_players": list(table.void_players),
+    }
+
+
+def open_table_of(event, player_id: int) -> Table | None:
+    """The table of a published round where the player still sits and whose result is not
+    settled (neither confirmed nor void): what a withdrawal leaves for the organiser."""
+    sits = Q(seat_0_id=player_id) | Q(seat_1_id=player_id) | Q(seat_2_id=player_id)
+    return (
+        Table.objects.filter(sits, round__event=event, round__status=Round.Status.PUBLISHED)
+        .exclude(game__result__in=[Game.Result.CONFIRMED, Game.Result.VOID])
+        .select_related("round")
+        .order_by("-round__number", "number")
+        .first()
+    )
+
+
+def left_table_of(round_: Round, player_id: int) -> Table | None:
+    """The table of this round the player left for a substitute, if any."""
+    for table in round_.tables.exclude(substitutions=[]):
+        if any(move["left"] == player_id for move in table.substitutions):
+            return table
+    return None
+
+
+def outcome_label(table: Table) -> str:
+    """How a table was settled, in words for exports ("" for an ordinary played table)."""
+    if table.outcome == Table.Outcome.VOID:
+        return _("void")
+    if table.outcome == Table.Outcome.ADJUSTED:
+        return _("adjusted")
+    if table.outcome == Table.Outcome.ENDED_EARLY:
+        return _("ended as it stood")
+    return ""
+
+
+def player_notes(event) -> dict[int, list[str]]:
+    """Per player, the rounds whose result a walkout changed (settled tables and
+    substitutions), for the standings export: where a row's numbers need a word."""
+    notes: dict[int, list[str]] = {}
+    tables = Table.objects.filter(
+        round__event=event, round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED]
+    ).select_related("round")
+    tables = tables.exclude(outcome=Table.Outcome.PLAYED, substitutions=[])
+    for table in tables.order_by("round__number", "number"):
+        where = {"n": table.round.number, "t": table.number}
+        label = outcome_label(table)
+        if label:
+            for player in table.seat_ids:
+                notes.setdefault(player, []).append(
+                    _("round %(n)s table %(t)s: %(what)s") % {**where, "what": label}
+                )
+        for move in table.substitutions:
+            notes.setdefault(move["joined"], []).append(
+                _("round %(n)s table %(t)s: substitute from deal %(d)s")
+                % {**where, "d": move["from_deal"]}
+            )
+            notes.setdefault(move["left"], []).append(
+                _("round %(n)s table %(t)s: left, no game") % where
+            )
+    return notes
+
+
+def settled_tables(event) -> list[Table]:
+    """The event's tables the organisers settled (adjusted, void, ended as it stood), each
+    with `label`, for the note under the public standings."""
+    tables = (
+        Table.objects.filter(
+            round__event=event, round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED]
+        )
+        .exclude(outcome=Table.Outcome.PLAYED)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+    settled = list(tables)
+    for table in settled:
+        table.label = outcome_label(table)
+    return settled
+
+
+def seat_names_at(table: Table, deal: int, names: dict[int, str]) -> list[str]:
+    """Who sat at each seat during deal `deal` (a substitute plays from their first deal on;
+    earlier deals were the leaver's), by name from `names` (player id → name)."""
+    seats = list(table.seat_ids)
+    for move in reversed(table.substitutions):
+        if deal < move["from_deal"]:
+            seats[move["seat"]] = move["left"]
+    return [names.get(pid, "") for pid in seats]
