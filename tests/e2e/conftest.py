@@ -41,7 +41,14 @@ def browser():
         browser.close()
 
 
-def _context(browser, *, viewport, javascript=True, locale="en-GB", mobile=True):
+# How each open page was made (id(page) -> new_context's options), so checks.py can open
+# the same screen in the other language on a like device.
+PAGE_OPTIONS: dict[int, dict] = {}
+
+
+def new_context(
+    browser, *, viewport, javascript=True, locale="en-GB", mobile=True, storage_state=None
+):
     return browser.new_context(
         viewport=viewport,
         device_scale_factor=2 if mobile else 1,
@@ -49,23 +56,55 @@ def _context(browser, *, viewport, javascript=True, locale="en-GB", mobile=True)
         has_touch=mobile,
         java_script_enabled=javascript,
         locale=locale,
+        storage_state=storage_state,
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _valid_html(request):
+    """After the browser tests, the Nu HTML checker reads every distinct screen they saw
+    (checks.SEEN_HTML), in one java run: an error fails the session."""
+    from . import checks
+
+    yield
+    documents = {
+        f"{name} [{language}] {url}": html
+        for (_, name, language), (url, html) in sorted(checks.SEEN_HTML.items())
+    }
+    errors = checks.nu_errors(documents)
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    (reporter.write_line if reporter else print)(
+        f"\nchecks: axe ran on {checks.COUNTS['axe']} screens "
+        f"({checks.COUNTS['other language']} of them reopened in the other language, "
+        f"{checks.COUNTS['other language not reopened']} not reopenable by a GET); "
+        f"the Nu HTML checker read {len(documents)} distinct screens"
+    )
+    assert not errors, "the Nu HTML checker found errors:\n" + "\n".join(errors)
 
 
 @pytest.fixture
 def new_phone(browser):
     """Open as many phones as a test needs: new_phone(javascript=False, locale="bg")."""
-    contexts = []
 
     def make(*, javascript=True, locale="en-GB", viewport=PHONE, mobile=True):
-        context = _context(
-            browser, viewport=viewport, javascript=javascript, locale=locale, mobile=mobile
-        )
+        options = {
+            "viewport": viewport,
+            "javascript": javascript,
+            "locale": locale,
+            "mobile": mobile,
+        }
+        context = new_context(browser, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        PAGE_OPTIONS[id(page)] = options
+        pages.append(page)
+        return page
 
+    contexts, pages = [], []
     yield make
+    for page in pages:
+        PAGE_OPTIONS.pop(id(page), None)
     for context in contexts:
         context.close()
 
