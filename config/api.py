@@ -1,13 +1,16 @@
-"""What every JSON API view under /api/ shares (../shared/spec/http-api.md).
+"""What every JSON API answer under /api/ shares (../shared/spec/http-api.md).
 
 Every answer is JSON (``application/json; charset=utf-8``) and every error a 4xx with the body
-``{"error": {"message": "..."}}``, whatever the request holds:
+``{"error": {"message": "..."}}``, whatever the request holds. The routes are django-ninja's
+(config/api_ninja.py: the exception handlers, the 405s; config/api_urls.py: the one
+NinjaAPI); this module holds what they and the middleware share:
 
-- ``api_view`` wraps a view: CSRF-exempt (the API authenticates with a bearer token, never a
-  cookie), a JSON 405 with ``Allow`` for other methods, and ``ApiError`` turned into its answer.
-- ``json_body`` reads the body strictly: UTF-8, a JSON object, no NaN or Infinity, not nested
-  deeply, no NUL characters or lone surrogates (which no database stores), within Django's
-  ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413 beyond it).
+- ``KIND_STATUS``: a domain error's ``kind`` → the status it answers (the one map);
+  ``ApiError``: an answer raised anywhere in an API view.
+- ``read_body`` / ``json_body`` read the body strictly: UTF-8, a JSON object, no NaN or
+  Infinity, not nested deeply, no NUL characters or lone surrogates (which no database
+  stores), within Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413 beyond it); ``read_body``
+  then gives it as a schema (the OpenAPI one too).
 - ``not_found`` answers every /api/ path no route knows (config/urls.py mounts it after the
   API's own routes, which also keeps ``APPEND_SLASH`` from redirecting API requests).
 - ``ApiErrorMiddleware`` turns whatever Django itself answers under /api/ with an HTML page
@@ -19,39 +22,68 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable
-from functools import wraps
 from http import HTTPStatus
+from typing import Annotated, Any
 
+import pydantic
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
+from ninja import Schema
+from pydantic.json_schema import WithJsonSchema
 
 from config.input import unstorable
+from config.paths import is_api_path
 
 CONTENT_TYPE = "application/json; charset=utf-8"
-API_PREFIX = "/api"
 MAX_DEPTH = 32
 
 
+#: The one map from a domain error's kind to the API's status (../shared/spec/http-api.md).
+KIND_STATUS = {
+    "invalid": 400,
+    "rejected": 400,
+    "conflict": 409,
+    "not_allowed": 409,
+    "not_found": 404,
+}
+
+
+def domain_status(error: BaseException) -> int | None:
+    """The status a domain error answers, from its ``kind`` (duck-typed: config imports no
+    app); None for any other exception (a bug: Django's 500)."""
+    return KIND_STATUS.get(getattr(error, "kind", None))
+
+
 class ApiError(Exception):
-    """An error answer: raise it anywhere in an API view."""
+    """An error answer: raise it anywhere in an API view. `detail` goes inside ``"error"``
+    (e.g. the deal a correction fails at), `extra` beside it (e.g. a conflict's state)."""
 
     def __init__(
         self,
         status: int,
         message: str,
         *,
+        detail: dict | None = None,
         extra: dict | None = None,
         headers: dict[str, str] | None = None,
     ):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.detail = detail or {}
         self.extra = extra or {}
         self.headers = headers or {}
 
+    @classmethod
+    def of(cls, error: BaseException, **kwargs) -> ApiError:
+        """A domain error (``kind`` and ``message``) as the answer its kind says."""
+        return cls(domain_status(error) or 400, str(error.message), **kwargs)
+
     def response(self) -> HttpResponse:
-        return error_response(self.status, self.message, extra=self.extra, headers=self.headers)
+        return error_response(
+            self.status, self.message, detail=self.detail, extra=self.extra, headers=self.headers
+        )
 
 
 def json_response(
@@ -68,11 +100,13 @@ def error_response(
     status: int,
     message: str,
     *,
+    detail: dict | None = None,
     extra: dict | None = None,
     headers: dict[str, str] | None = None,
 ) -> HttpResponse:
-    """``{"error": {"message": ...}, **extra}`` with this status."""
-    return json_response({"error": {"message": message}, **(extra or {})}, status, headers)
+    """``{"error": {"message": ..., **detail}, **extra}`` with this status."""
+    error = {"message": message, **(detail or {})}
+    return json_response({"error": error, **(extra or {})}, status, headers)
 
 
 # --- reading requests ------------------------------------------------------------------------
@@ -154,40 +188,69 @@ def json_body(
     return data
 
 
+def loose(json_schema: dict) -> Any:
+    """A body field whose rule lives in a service (its one home): any JSON value passes the
+    schema and the service refuses it in its own words; the OpenAPI schema shows `json_schema`."""
+    return Annotated[Any, WithJsonSchema(json_schema)]
+
+
+class Body(Schema):
+    """A request body: unknown keys refused (json_body words that)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+
+class ErrorDetail(Schema):
+    message: str
+
+
+class ErrorOut(Schema):
+    """The spec's error shape (more keys allowed)."""
+
+    error: ErrorDetail
+
+
+def read_body(request: HttpRequest, schema: type[Schema], *, empty_ok: bool = False) -> Schema:
+    """The body as `schema` (its fields say which keys are required and which allowed, with
+    json_body's messages); an empty body is ``{}`` when `empty_ok`. Read inside the view, not
+    as a ninja Body parameter, so that the path's 404 and the token's 401/403 come first."""
+    fields = schema.model_fields
+    if empty_ok and _empty(request):
+        data: dict = {}
+    else:
+        data = json_body(
+            request,
+            required=[name for name, field in fields.items() if field.is_required()],
+            optional=[name for name, field in fields.items() if not field.is_required()],
+        )
+    try:
+        return schema.model_validate(data)
+    except pydantic.ValidationError as error:
+        raise ApiError(400, validation_message(error.errors())) from None
+
+
+def _empty(request: HttpRequest) -> bool:
+    try:
+        return not request.body.strip()
+    except (RequestDataTooBig, OSError):
+        return False  # json_body gives the answer
+
+
+def validation_message(errors: Iterable[dict]) -> str:
+    """ninja's (pydantic's) validation errors as one line, the spec's ``error.message``."""
+    parts = []
+    for error in list(errors)[:5]:
+        where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body",))
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", ""))
+    return "; ".join(parts) or "the request is not valid"
+
+
 def bearer_token(request: HttpRequest) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header (any case), else None."""
     parts = request.META.get("HTTP_AUTHORIZATION", "").split()
     if len(parts) != 2 or parts[0].lower() != "bearer":
         return None
     return parts[1]
-
-
-# --- views -----------------------------------------------------------------------------------
-
-
-def api_view(*methods: str) -> Callable:
-    """A JSON API view answering these methods (HEAD with GET); CSRF-exempt."""
-    allowed = [method.upper() for method in methods]
-    if "GET" in allowed and "HEAD" not in allowed:
-        allowed.append("HEAD")
-
-    def decorate(view: Callable) -> Callable:
-        @wraps(view)
-        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            if request.method not in allowed:
-                return error_response(
-                    405,
-                    f"method {request.method} is not allowed here (allowed: {', '.join(allowed)})",
-                    headers={"Allow": ", ".join(allowed)},
-                )
-            try:
-                return view(request, *args, **kwargs)
-            except ApiError as error:
-                return error.response()
-
-        return csrf_exempt(wrapped)
-
-    return decorate
 
 
 @csrf_exempt
@@ -197,10 +260,6 @@ def not_found(request: HttpRequest, *args, **kwargs) -> HttpResponse:
 
 
 # --- Django's own error pages under /api/ ----------------------------------------------------
-
-
-def is_api_path(path: str) -> bool:
-    return path == API_PREFIX or path.startswith(API_PREFIX + "/")
 
 
 _KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After")

@@ -1,14 +1,17 @@
-"""Reading settings from the environment, as pure functions of a mapping.
+"""Reading settings from the environment with environs, as pure functions of a mapping.
 
-``config.settings`` calls these with ``os.environ``; tests call them with plain dicts.
+``config.settings`` calls these with ``os.environ``; tests call them with plain dicts. Each
+variable is read by an environs ``Env`` over that mapping (``MappingEnv``) with this site's own
+parsers, so the accepted values and the messages stay as the deploy docs and checks expect:
+any refusal is an ``ImproperlyConfigured`` naming the variable and its value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-import dj_database_url
+import environs
 from django.core.exceptions import ImproperlyConfigured
 
 TRUTHY = frozenset({"1", "true", "yes", "on"})
@@ -19,36 +22,87 @@ DEVELOPMENT_SECRET_KEY = "django-insecure-development-only-3-5-8-do-not-deploy"
 DEVELOPMENT_ALLOWED_HOSTS = ("localhost", "127.0.0.1", "[::1]", "testserver")
 
 
-def env_bool(environ: Mapping[str, str], name: str, *, default: bool = False) -> bool:
-    """The variable ``name`` as a boolean: 1/true/yes/on or 0/false/no/off (any case)."""
-    raw = environ.get(name)
-    if raw is None:
-        return default
+class MappingEnv(environs.Env):
+    """environs reading one mapping rather than the process's environment."""
+
+    def __init__(self, environ: Mapping[str, str]):
+        super().__init__(eager=True, expand_vars=False)
+        self.mapping = environ
+
+    def _get_value(self, env_key: str, default):
+        return self.mapping.get(env_key, default)
+
+
+def read(environ: Mapping[str, str], name: str, parse: Callable, default, **kwargs):
+    """The variable `name` through `parse` (which raises environs.EnvError with the reason,
+    worded to follow ``NAME='value'``), or `default` (given to `parse` too) when it is not set."""
+    env = MappingEnv(environ)
+    env.add_parser("site_value", parse)
+    try:
+        return env.site_value(name, default, **kwargs)
+    except environs.EnvValidationError as error:
+        reason = error.error_messages[0] if error.error_messages else str(error)
+        raise ImproperlyConfigured(f"{name}={environ.get(name)!r}{reason}") from None
+
+
+def _text(raw) -> str:
+    return raw.strip()
+
+
+def env_str(environ: Mapping[str, str], name: str, *, default: str = "") -> str:
+    """The variable as text without surrounding spaces; unset or blank is `default`."""
+    return read(environ, name, _text, "") or default
+
+
+def _items(raw) -> list[str]:
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_list(environ: Mapping[str, str], name: str) -> list[str]:
+    """A comma-separated list (spaces and empty items dropped); unset is empty."""
+    return read(environ, name, _items, "")
+
+
+def _flag(raw) -> bool:
+    if isinstance(raw, bool):
+        return raw
     value = raw.strip().lower()
     if value in TRUTHY:
         return True
     if value in FALSY:
         return False
-    raise ImproperlyConfigured(
-        f"{name}={raw!r} is not a boolean: use one of 1, true, yes, on or 0, false, no, off."
-    )
+    raise environs.EnvError(" is not a boolean: use one of 1, true, yes, on or 0, false, no, off.")
 
 
-def env_int(environ: Mapping[str, str], name: str, *, default: int) -> int:
-    raw = environ.get(name, "").strip()
-    if not raw:
-        return default
+def env_bool(environ: Mapping[str, str], name: str, *, default: bool = False) -> bool:
+    """The variable ``name`` as a boolean: 1/true/yes/on or 0/false/no/off (any case)."""
+    return read(environ, name, _flag, default)
+
+
+def _whole(raw) -> int:
+    if isinstance(raw, int):
+        return raw
     try:
         return int(raw)
     except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
+        raise environs.EnvError(" is not a whole number.") from None
+
+
+def env_int(environ: Mapping[str, str], name: str, *, default: int) -> int:
+    """A whole number; unset or blank is `default`."""
+    return read(environ, name, lambda raw: _whole(str(raw).strip() or default), default)
 
 
 def env_choice(environ: Mapping[str, str], name: str, choices: tuple[str, ...], *, default: str):
-    value = environ.get(name, "").strip().lower() or default
-    if value not in choices:
-        raise ImproperlyConfigured(f"{name}={value!r}: use one of {', '.join(choices)}.")
-    return value
+    """One of `choices` (any case); unset or blank is `default`."""
+
+    def choose(raw: str) -> str:
+        value = raw.strip().lower() or default
+        if value not in choices:
+            raise environs.EnvError(f": use one of {', '.join(choices)}.")
+        return value
+
+    return read(environ, name, choose, default)
 
 
 def debug_from_env(environ: Mapping[str, str]) -> bool:
@@ -56,7 +110,7 @@ def debug_from_env(environ: Mapping[str, str]) -> bool:
 
 
 def secret_key_from_env(environ: Mapping[str, str], *, debug: bool) -> str:
-    key = environ.get("DJANGO_SECRET_KEY", "").strip()
+    key = env_str(environ, "DJANGO_SECRET_KEY")
     if key:
         return key
     if debug:
@@ -68,19 +122,22 @@ def secret_key_from_env(environ: Mapping[str, str], *, debug: bool) -> str:
 
 
 def allowed_hosts_from_env(environ: Mapping[str, str], *, debug: bool) -> list[str]:
-    raw = environ.get("DJANGO_ALLOWED_HOSTS")
-    if raw is not None and raw.strip():
-        return [host.strip() for host in raw.split(",") if host.strip()]
+    hosts = env_list(environ, "DJANGO_ALLOWED_HOSTS")
+    if hosts:
+        return hosts
     return list(DEVELOPMENT_ALLOWED_HOSTS) if debug else []
 
 
 def database_from_env(environ: Mapping[str, str], *, default_sqlite_path: Path) -> dict:
     """The default database from DATABASE_URL, or a SQLite file at ``default_sqlite_path``."""
-    url = environ.get("DATABASE_URL", "").strip() or f"sqlite:///{default_sqlite_path}"
-    try:
-        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
-    except ValueError as exc:
-        raise ImproperlyConfigured(f"DATABASE_URL could not be read: {exc}") from exc
+    url = env_str(environ, "DATABASE_URL", default=f"sqlite:///{default_sqlite_path}")
+    try:  # environs' dj_db_url parser (dj-database-url)
+        config = MappingEnv({"DATABASE_URL": url}).dj_db_url(
+            "DATABASE_URL", conn_max_age=60, conn_health_checks=True
+        )
+    except environs.EnvValidationError as exc:
+        detail = exc.__cause__.__cause__ if exc.__cause__ is not None else None
+        raise ImproperlyConfigured(f"DATABASE_URL could not be read: {detail or exc}") from exc
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["CONN_MAX_AGE"] = 0
         config.setdefault("OPTIONS", {}).update(
@@ -103,7 +160,7 @@ def cache_from_env(environ: Mapping[str, str]) -> dict:
     Redis server, shared by every process and host), ``file:///absolute/folder`` (shared by the
     processes of one machine: a venue laptop without Redis), or local memory per process when
     unset (development only: config.checks refuses it with DJANGO_DEBUG off)."""
-    url = environ.get("DJANGO_CACHE_URL", "").strip()
+    url = env_str(environ, "DJANGO_CACHE_URL")
     if not url:
         return {"BACKEND": LOCAL_MEMORY_CACHE}
     scheme, _, rest = url.partition("://")

@@ -24,6 +24,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
+from config.paths import is_api_path
+
 log = logging.getLogger(__name__)
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -64,8 +66,6 @@ class UnstorableInputMiddleware:
 
     @staticmethod
     def refused(request: HttpRequest) -> bool:
-        from config.api import is_api_path  # config.api imports this module
-
         if _any_unstorable(request.GET.lists()):
             return True
         if request.method == "POST" and not is_api_path(request.path_info):

@@ -17,6 +17,8 @@ from config.env import (
     env_bool,
     env_choice,
     env_int,
+    env_list,
+    env_str,
     secret_key_from_env,
 )
 
@@ -49,6 +51,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tables2",
     "axes",
+    "ninja",  # the JSON API's docs page (/api/docs) serves Swagger UI from our static files
     "config.apps.SiteConfig",  # the production start-up checks (config/checks.py)
     "scoring",
     "tournaments",
@@ -140,7 +143,7 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", "").strip() or VAR_DIR / "static")
+STATIC_ROOT = Path(env_str(os.environ, "DJANGO_STATIC_ROOT") or VAR_DIR / "static")
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_ADD_HEADERS_FUNCTION = static_files.add_headers
@@ -169,11 +172,7 @@ if BEHIND_PROXY:
     # The proxy (nginx, Caddy) terminates TLS and says so in X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     USE_X_FORWARDED_HOST = True
-CSRF_TRUSTED_ORIGINS = [
-    origin.strip()
-    for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
-    if origin.strip()
-]
+CSRF_TRUSTED_ORIGINS = env_list(os.environ, "DJANGO_CSRF_TRUSTED_ORIGINS")
 # Content Security Policy: scripts, styles and images from this site only, no inline code
 # (htmx is served from here and told not to inject its indicator style: see base.html).
 CONTENT_SECURITY_POLICY = {
@@ -193,6 +192,7 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Logs: one JSON object per line on stderr in production (DJANGO_LOG_FORMAT=text for
 # people), so a log collector can read who did what without parsing prose.
+LOG_LEVEL = env_str(os.environ, "DJANGO_LOG_LEVEL", default="INFO")
 LOG_FORMAT = env_choice(
     os.environ, "DJANGO_LOG_FORMAT", ("json", "text"), default="text" if DEBUG else "json"
 )
@@ -215,9 +215,9 @@ LOGGING = {
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
     },
-    "root": {"handlers": ["stderr"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {
-        "django": {"level": os.environ.get("DJANGO_LOG_LEVEL", "INFO"), "propagate": True},
+        "django": {"level": LOG_LEVEL, "propagate": True},
     },
 }
 
@@ -230,7 +230,7 @@ LOGGING = {
 # (config/checks.py): each worker would count on its own.
 CACHES = {"default": cache_from_env(os.environ)}
 
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or "filesystem://"
+CELERY_BROKER_URL = env_str(os.environ, "CELERY_BROKER_URL", default="filesystem://")
 if CELERY_BROKER_URL == "filesystem://":
     _celery_dir = VAR_DIR / "celery"
     _celery_folders = {name: _celery_dir / name for name in ("queue", "processed", "control")}
@@ -246,7 +246,7 @@ if CELERY_BROKER_URL == "filesystem://":
 # The folder broker is for one machine; production refuses it (config/checks.py) unless this
 # says the deployment IS one machine (a venue laptop: site and worker side by side).
 ALLOW_LOCAL_BROKER = env_bool(os.environ, "ALLOW_LOCAL_BROKER", default=False)
-CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or None
+CELERY_RESULT_BACKEND = env_str(os.environ, "CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ALWAYS_EAGER = env_bool(os.environ, "CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True

@@ -4,16 +4,14 @@ from django.templatetags.static import static
 from django.urls import include, path, re_path
 
 from config import api, health
-from tournaments.views import public
 
 urlpatterns = [
-    path("", public.home, name="home"),
+    path("", include("tournaments.front_urls")),  # the front page: {% url 'home' %}
     path("healthz", health.healthz, name="healthz"),
     # Browsers ask for /favicon.ico whatever the page links; send them to the hashed file.
     path("favicon.ico", lambda request: redirect(static("favicon.svg")), name="favicon"),
     path("admin/", admin.site.urls),
-    path("api/", include("scoring.api_urls")),
-    path("api/", include("tournaments.api_urls")),
+    path("api/", include("config.api_urls")),  # the JSON API (django-ninja), /api/docs
     re_path(r"^api(?:/|$)", api.not_found),  # keep after every other /api/ route
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("django.contrib.auth.urls")),

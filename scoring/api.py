@@ -1,28 +1,88 @@
-"""The games part of the JSON API (../shared/spec/http-api.md, "Games"), under /api/.
+"""The games part of the JSON API (../shared/spec/http-api.md, "Games"): a ninja router,
+mounted at /api/ by config/api_urls.py.
 
 Checks run in this order: the game exists (404), the table's token (401 without one, 403 for a
-wrong one), the request body (400), then the service, whose own errors carry their status
-(400 for what the engine rejects, 409 when the game has moved on: a 409 also carries the
-current state). Every write goes through scoring.services, recorded as done by "api".
-Correcting a deal (PUT) answers the engine's refusal with `error.deal`, the first deal the
-corrected record makes invalid.
+wrong one), the request body (400), then the service. The services' refusals carry a kind;
+config.api_ninja's one handler answers them (400, or 409 when the game has moved on). Only a
+conflict is caught here, to add the game's current state to the answer; a corrected record
+the engine refuses (PUT) answers `error.deal`, the first deal that fails. Every write goes
+through scoring.services, recorded as done by "api". The body schemas document the wire
+format; what a value must be is the service's rule (``loose`` fields).
 """
 
-from __future__ import annotations
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from pydantic import Field
 
 import engine
-from config.api import ApiError, api_view, bearer_token, json_body, json_response
+from config.api import (
+    ApiError,
+    Body,
+    ErrorOut,
+    bearer_token,
+    json_response,
+    loose,
+    read_body,
+)
+from config.api_ninja import ApiRouter, body_doc
 
 from . import services, throttle
-from .errors import Conflict, DealRejected, ScoringError
+from .errors import Conflict, DealRejected
 from .models import Game
 from .selectors import game_state_json
 
 ACTOR = "api"
 MAX_ID = 2**63 - 1  # the largest primary key any database here stores
+
+router = ApiRouter(tags=["games"])
+
+SEATS = {"type": "array", "items": {"type": "integer"}, "description": "by seat"}
+CALLS = {"type": "array", "items": {"type": "string"}, "description": "the calls, in order"}
+TRICKS = {**SEATS, "description": "tricks won, by seat"}
+LAST_TRICKS = {**SEATS, "description": "the seats that won the last tricks, most recent first"}
+
+
+class GameIn(Body):
+    ruleset: loose({"type": "string", "examples": ["blato"]})
+    players: loose({"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3})
+    options: loose({"type": "object"}) = None
+    first_dealer: loose({"type": "integer", "minimum": 0, "maximum": 2}) = None
+
+
+class DealIn(Body):
+    """The lists' shapes are checked here (400 before the service could say 409); their
+    values are the engine's rule."""
+
+    deal: loose({"type": "integer", "minimum": 1, "description": "the number this deal gets"})
+    calls: list[Any] = Field(json_schema_extra=CALLS)
+    tricks: list[Any] | None = Field(None, json_schema_extra=TRICKS)
+    last_tricks: list[Any] | None = Field(None, json_schema_extra=LAST_TRICKS)
+
+
+class CorrectionIn(DealIn):
+    deal: loose({"type": "integer", "description": "if given, the deal in the path"}) = None
+
+
+class LastTricksIn(Body):
+    last_tricks: list[Any] = Field(json_schema_extra=LAST_TRICKS)
+
+
+class GameOut(Body):
+    id: int
+    players: list[str]
+    state: dict
+
+
+class GameCreated(GameOut):
+    token: str
+    url: str
+
+
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -54,20 +114,27 @@ def _body(game: Game, state: dict) -> dict:
     return {"id": game.pk, "players": game.players, "state": state}
 
 
-def _service_error(error: ScoringError, game: Game) -> ApiError:
-    if isinstance(error, Conflict):
-        return ApiError(error.status, error.message, extra={"state": game_state_json(game)})
-    return ApiError(error.status, error.message)
+@contextmanager
+def _refusals(game: Game) -> Iterator[None]:
+    """Around a service write: a conflict answers the game's current state too (the other
+    refusals go to the API's one handler as they are)."""
+    try:
+        yield
+    except Game.DoesNotExist:
+        raise ApiError(404, f"no game {game.pk}") from None
+    except Conflict as error:
+        raise ApiError.of(error, extra={"state": game_state_json(game)}) from None
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-@api_view("POST")
+@router.post(
+    "/games",
+    response={201: GameCreated, **ERRORS},
+    url_name="games",
+    openapi_extra=body_doc(GameIn),
+)
 def games(request: HttpRequest) -> HttpResponse:
-    """POST /api/games: a new game; answers its token, once."""
-    data = json_body(request, required=("ruleset", "players"), optional=("options", "first_dealer"))
+    """A new game; answers its token, once."""
+    data = read_body(request, GameIn)
     if not throttle.game_creation_allowed(request, session=False):
         raise ApiError(
             429,
@@ -75,17 +142,13 @@ def games(request: HttpRequest) -> HttpResponse:
             f" in {throttle.GAMES_WINDOW_SECONDS // 60} minutes",
             headers={"Retry-After": str(throttle.GAMES_WINDOW_SECONDS)},
         )
-    try:
-        game = services.game_create(
-            ruleset=data["ruleset"],
-            players=data["players"],
-            options=data.get("options"),
-            first_dealer=data.get("first_dealer"),
-            actor=ACTOR,
-        )
-    except ScoringError as error:
-        raise ApiError(error.status, error.message) from None
-    location = reverse("scoring_api:game", args=[game.pk])
+    game = services.game_create(
+        ruleset=data.ruleset,
+        players=data.players,
+        options=data.options,
+        first_dealer=data.first_dealer,
+        actor=ACTOR,
+    )
     body = {
         "id": game.pk,
         "token": game.secret,
@@ -93,106 +156,102 @@ def games(request: HttpRequest) -> HttpResponse:
         "players": game.players,
         "state": game_state_json(game, []),
     }
+    location = reverse("api:game", args=[game.pk])
     return json_response(body, 201, headers={"Location": location, "Cache-Control": "no-store"})
 
 
-@api_view("GET")
+@router.get("/games/{int:game_id}", response={200: GameOut, 404: ErrorOut}, url_name="game")
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
-    """GET /api/games/{id}: public; never the token."""
+    """Public; never the token."""
     found = _game_or_404(game_id)
     return json_response(_body(found, game_state_json(found)))
 
 
-@api_view("POST")
+@router.post(
+    "/games/{int:game_id}/deals",
+    response={200: GameOut, 201: GameOut, **ERRORS},
+    openapi_extra=body_doc(DealIn),
+)
 def deals(request: HttpRequest, game_id: int) -> HttpResponse:
-    """POST /api/games/{id}/deals: record deal `deal`; resending it records nothing twice."""
+    """Record deal `deal`; resending it records nothing twice (200)."""
     found = _game_or_404(game_id)
     _authorize(request, found)
-    data = json_body(request, required=("deal", "calls"), optional=("tricks", "last_tricks"))
-    if not _is_int(data["deal"]) or data["deal"] < 1:
-        raise ApiError(400, "deal must be the positive number of the deal being entered")
-    if not isinstance(data["calls"], list):
-        raise ApiError(400, "calls must be a list of calls, in order")
-    for key in ("tricks", "last_tricks"):
-        if data.get(key) is not None and not isinstance(data[key], list):
-            raise ApiError(400, f"{key} must be a list of whole numbers, by seat")
-    try:
+    data = read_body(request, DealIn)
+    with _refusals(found):
         recorded = services.deal_record(
             game_id=found.pk,
-            number=data["deal"],
-            calls=data["calls"],
-            tricks=data.get("tricks"),
-            last_tricks=data.get("last_tricks"),
+            number=data.deal,
+            calls=data.calls,
+            tricks=data.tricks,
+            last_tricks=data.last_tricks,
             actor=ACTOR,
         )
-    except Game.DoesNotExist:
-        raise ApiError(404, f"no game {game_id}") from None
-    except ScoringError as error:
-        raise _service_error(error, found) from None
     status = 201 if recorded.created else 200
     return json_response(_body(recorded.game, engine.state_as_json(recorded.state)), status)
 
 
-def _check_lists(data: dict) -> None:
-    if not isinstance(data["calls"], list):
-        raise ApiError(400, "calls must be a list of calls, in order")
-    for key in ("tricks", "last_tricks"):
-        if data.get(key) is not None and not isinstance(data[key], list):
-            raise ApiError(400, f"{key} must be a list of whole numbers, by seat")
+DEAL = "/games/{int:game_id}/deals/{int:number}"
 
 
-def _correct(found: Game, number: int, request: HttpRequest):
-    """PUT: correct deal `number`; a refusal by the replay names the first deal that fails."""
-    data = json_body(request, required=("calls",), optional=("deal", "tricks", "last_tricks"))
-    if "deal" in data and not (_is_int(data["deal"]) and data["deal"] == number):
-        raise ApiError(400, f"deal must be {number}, the deal in the path, or left out")
-    _check_lists(data)
-    try:
-        return services.deal_correct(
-            game_id=found.pk,
-            number=number,
-            calls=data["calls"],
-            tricks=data.get("tricks"),
-            last_tricks=data.get("last_tricks"),
-            actor=ACTOR,
-        )
-    except DealRejected as error:
-        raise RejectedAt(error) from None
+def _deal_answer(recorded) -> HttpResponse:
+    return json_response(_body(recorded.game, engine.state_as_json(recorded.state)))
 
 
-class RejectedAt(ApiError):
-    """The engine's refusal of a corrected record: 400, with `error.deal` the first deal that
-    fails (the corrected one, or a later one that no longer fits)."""
-
-    def __init__(self, error: DealRejected):
-        super().__init__(error.status, error.message)
-        self.deal = error.rule.deal if error.rule is not None else None
-
-    def response(self) -> HttpResponse:
-        body = {"error": {"message": self.message, "deal": self.deal}}
-        return json_response(body, self.status)
-
-
-@api_view("PATCH", "DELETE", "PUT")
-def deal(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
-    """PATCH: add the last tricks' winners to deal `number`; DELETE: undo it (the last deal);
-    PUT: correct it (any recorded deal)."""
+@router.patch(
+    DEAL, response={200: GameOut, **ERRORS}, url_name="deal", openapi_extra=body_doc(LastTricksIn)
+)
+def deal_patch(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """Add the last tricks' winners to deal `number` (a tie-break asks for them)."""
     found = _game_or_404(game_id)
     _authorize(request, found)
-    try:
-        if request.method == "PUT":
-            recorded = _correct(found, number, request)
-        elif request.method == "PATCH":
-            data = json_body(request, required=("last_tricks",))
-            if not isinstance(data["last_tricks"], list):
-                raise ApiError(400, "last_tricks must be a list of seats, the most recent first")
-            recorded = services.last_tricks_add(
-                game_id=found.pk, number=number, last_tricks=data["last_tricks"], actor=ACTOR
+    data = read_body(request, LastTricksIn)
+    with _refusals(found):
+        recorded = services.last_tricks_add(
+            game_id=found.pk, number=number, last_tricks=data.last_tricks, actor=ACTOR
+        )
+    return _deal_answer(recorded)
+
+
+@router.delete(DEAL, response={200: GameOut, **ERRORS}, url_name="deal_undo")
+def deal_undo(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """Undo deal `number`, the last one, while the result is not confirmed (a body is
+    ignored)."""
+    found = _game_or_404(game_id)
+    _authorize(request, found)
+    with _refusals(found):
+        recorded = services.deal_undo(game_id=found.pk, number=number, actor=ACTOR)
+    return _deal_answer(recorded)
+
+
+@router.put(
+    DEAL,
+    response={200: GameOut, **ERRORS},
+    url_name="deal_correct",
+    openapi_extra=body_doc(CorrectionIn),
+)
+def deal_correct(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """Correct any recorded deal; the engine's refusal of the replayed record answers 400 with
+    `error.deal`, the first deal that fails (the corrected one or a later one)."""
+    found = _game_or_404(game_id)
+    _authorize(request, found)
+    data = read_body(request, CorrectionIn)
+    if "deal" in data.model_fields_set and not (_is_int(data.deal) and data.deal == number):
+        raise ApiError(400, f"deal must be {number}, the deal in the path, or left out")
+    with _refusals(found):
+        try:
+            recorded = services.deal_correct(
+                game_id=found.pk,
+                number=number,
+                calls=data.calls,
+                tricks=data.tricks,
+                last_tricks=data.last_tricks,
+                actor=ACTOR,
             )
-        else:
-            recorded = services.deal_undo(game_id=found.pk, number=number, actor=ACTOR)
-    except Game.DoesNotExist:
-        raise ApiError(404, f"no game {game_id}") from None
-    except ScoringError as error:
-        raise _service_error(error, found) from None
-    return json_response(_body(recorded.game, engine.state_as_json(recorded.state)))
+        except DealRejected as error:
+            deal = error.rule.deal if error.rule is not None else None
+            raise ApiError.of(error, detail={"deal": deal}) from None
+    return _deal_answer(recorded)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

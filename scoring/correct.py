@@ -16,11 +16,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from . import presenters, services
-from .errors import ScoringError
+from . import selectors, services
 from .forms import CorrectForm
+from .keeper import actor, can_manage, is_keeper
+from .pages import game_or_404, no_store, not_keeper, submit
+from .presenters.corrections import correction_view
 from .rule_words import correction_refusal
-from .views import _game, _no_store, actor, can_manage, is_keeper
+from .words import short_names
 
 TEMPLATE = "scoring/correct.html"
 
@@ -42,48 +44,45 @@ def _initial(entry) -> dict:
 
 @require_http_methods(["GET", "POST"])
 def correct(request, game_id: int, number: int):
-    game = _game(game_id)
+    game = game_or_404(game_id)
     if not is_keeper(request, game):
-        return _no_store(render(request, "scoring/not_keeper.html", {"game": game}, status=403))
-    correction = presenters.correction_view(game, number)
+        return not_keeper(request, game)
+    correction = correction_view(game, number)
     if correction is None:
         raise Http404
     names = list(game.players)
-    per_hand = presenters.rules_of(game).tricks_per_hand
+    per_hand = selectors.rules_of(game).tricks_per_hand
     back, back_url = _back(request, game)
     kwargs = {"names": names, "per_hand": per_hand, "choices": correction.choices}
     error, status = "", 200
     if request.method == "POST" and not game.confirmed:
         form = CorrectForm(request.POST, **kwargs)
-        if form.is_valid():
-            data = form.cleaned_data
-            entry = correction.entry
-            # Trick winners given for a tie-break stay while the tricks stay as they were.
-            kept = entry.last_tricks if data["tricks"] == entry.tricks else None
-            try:
-                recorded = services.deal_correct(
-                    game_id=game.pk,
-                    number=number,
-                    calls=data["call_list"],
-                    tricks=data["tricks"],
-                    last_tricks=kept,
-                    actor=actor(request),
-                )
-            except ScoringError as failure:
-                error, status = correction_refusal(failure, number, names), failure.status
+        entry = correction.entry
+        submitted = submit(
+            form,
+            lambda data: services.deal_correct(
+                game_id=game.pk,
+                number=number,
+                calls=data["call_list"],
+                tricks=data["tricks"],
+                # Trick winners given for a tie-break stay while the tricks stay as they were.
+                last_tricks=entry.last_tricks if data["tricks"] == entry.tricks else None,
+                actor=actor(request),
+            ),
+            names=names,
+            words=lambda failure, names: correction_refusal(failure, number, names),
+            on_form=False,
+        )
+        if submitted.ok:
+            if submitted.result.created:
+                messages.success(request, _("Deal %(n)s is corrected.") % {"n": number})
             else:
-                if recorded.created:
-                    messages.success(request, _("Deal %(n)s is corrected.") % {"n": number})
-                else:
-                    messages.info(
-                        request, _("Deal %(n)s already had these values.") % {"n": number}
-                    )
-                return redirect(back_url)
-        else:
-            status = 400
+                messages.info(request, _("Deal %(n)s already had these values.") % {"n": number})
+            return redirect(back_url)
+        error, status = submitted.message, submitted.status
     else:
         form = CorrectForm(initial=_initial(correction.entry), **kwargs)
-    shorts = presenters.short_names(names)
+    shorts = short_names(names)
     seats = [{"name": name, "short": short} for name, short in zip(names, shorts, strict=True)]
     context = {
         "game": game,
@@ -98,4 +97,4 @@ def correct(request, game_id: int, number: int):
     }
     if game.confirmed and request.method == "POST":
         status = 409
-    return _no_store(render(request, TEMPLATE, context, status=status))
+    return no_store(render(request, TEMPLATE, context, status=status))

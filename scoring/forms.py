@@ -11,10 +11,11 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from config.forms import Form
 
-from . import presenters
+from .errors import names_alike
 from .names import MAX_NAME, clean, first_repeat
+from .presenters.rulesets import ruleset_choices
 from .rule_words import rule_text
-from .services import same_name_message
+from .words import call_label, calls_from_text, ruleset_label, trick_label
 
 RANDOM = "random"
 
@@ -72,9 +73,7 @@ class GameNewForm(Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [
-            (choice.id, choice.name) for choice in presenters.ruleset_choices()
-        ]
+        self.fields["ruleset"].choices = [(choice.id, choice.name) for choice in ruleset_choices()]
         for seat in range(3):
             self.fields[f"player_{seat}"].widget.attrs.update(
                 autocomplete="off", autocapitalize="words", spellcheck="false"
@@ -99,7 +98,7 @@ class GameNewForm(Form):
             else:
                 self.add_error(
                     "pass_turns",
-                    _("%(game)s has no pass.") % {"game": presenters.ruleset_label(ruleset.id)},
+                    _("%(game)s has no pass.") % {"game": ruleset_label(ruleset.id)},
                 )
         order = data.get("exchange_order")
         if order and order != defaults.exchange_order.value:
@@ -113,7 +112,7 @@ class GameNewForm(Form):
         repeat = first_repeat([clean(name) for name in data["players"]])
         if repeat is not None and all(data["players"]):
             first, second = (clean(data["players"][seat]) for seat in repeat)
-            self.add_error(f"player_{repeat[1]}", same_name_message(first, second))
+            self.add_error(f"player_{repeat[1]}", names_alike(first, second).message)
         dealer = data.get("first_dealer")
         data["dealer"] = None if dealer in (None, RANDOM) else int(dealer)
         return data
@@ -125,7 +124,7 @@ class CallForm(Form):
     call = forms.ChoiceField(choices=[(call.name, call.name) for call in engine.ALL_CALLS])
 
     def clean_calls(self):
-        return presenters.calls_from_text(self.cleaned_data["calls"])
+        return calls_from_text(self.cleaned_data["calls"])
 
 
 class TricksForm(Form):
@@ -142,7 +141,7 @@ class TricksForm(Form):
         return [self[f"tricks_{seat}"] for seat in range(3)]
 
     def clean_calls(self):
-        return presenters.calls_from_text(self.cleaned_data["calls"])
+        return calls_from_text(self.cleaned_data["calls"])
 
     def clean(self):
         data = super().clean()
@@ -173,7 +172,7 @@ class LastTricksForm(Form):
         self.count = count
         for index in range(count):
             field = forms.ChoiceField(
-                label=presenters.trick_label(per_hand - index, per_hand),
+                label=trick_label(per_hand - index, per_hand),
                 choices=[(str(seat), name) for seat, name in enumerate(names)],
                 widget=_radio(),
             )
@@ -252,7 +251,7 @@ class CorrectForm(Form):
         value = data.get("calls")
         if value is None:
             return data
-        data["call_list"] = presenters.calls_from_text(value)
+        data["call_list"] = calls_from_text(value)
         if value in self.redeals:
             data["tricks"] = None
             return data
@@ -355,7 +354,7 @@ class LegalCardsForm(Form):
         super().__init__(*args, **kwargs)
         self.ruleset = ruleset
         self.fields["contract"].choices = [
-            (call.name, presenters.call_label(call.name)) for call in ruleset.calls
+            (call.name, call_label(call.name)) for call in ruleset.calls
         ]
 
     def clean_hand(self):

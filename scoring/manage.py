@@ -14,12 +14,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from . import presenters, selectors, services
-from .errors import ScoringError
+from . import selectors, services
 from .forms import ReasonForm
+from .keeper import actor, can_manage
 from .models import Game
-from .rule_words import refusal
-from .views import _game, _keeper_link, _no_store, actor, can_manage
+from .pages import game_or_404, keeper_link, no_store, submit
+from .presenters.history import entries_view, history
 
 TEMPLATE = "scoring/manage.html"
 
@@ -29,12 +29,12 @@ def organiser_only(view_func):
 
     @wraps(view_func)
     def wrapper(request, game_id: int):
-        game = _game(game_id)
+        game = game_or_404(game_id)
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not can_manage(request.user, game):
             context = {"game": game}
-            return _no_store(render(request, "scoring/manage_denied.html", context, status=403))
+            return no_store(render(request, "scoring/manage_denied.html", context, status=403))
         return view_func(request, game)
 
     return wrapper
@@ -42,19 +42,21 @@ def organiser_only(view_func):
 
 def _page(request, game: Game, *, forms=None, error: str = "", status: int = 200):
     forms = forms or {}
-    keep_url, keep_qr = _keeper_link(request, game)
+    keep_url, keep_qr = keeper_link(request, game)
     context = {
         "game": game,
         "names": list(game.players),
-        "history": presenters.history(game, selectors.game_history(game)),
-        "deals": presenters.entries_view(game, selectors.all_entries(game)),
+        "history": history(game, selectors.game_history(game)),
+        "deals": entries_view(game, selectors.all_entries(game)),
         "keep_url": keep_url,
         "keep_qr": keep_qr,
         "reopen_form": forms.get("reopen") or ReasonForm(prefix="reopen"),
         "secret_form": forms.get("secret") or ReasonForm(prefix="secret", required=False),
         "error": error,
+        "can_confirm": game.confirmable,
+        "can_correct": not game.confirmed and not game.void,
     }
-    return _no_store(render(request, TEMPLATE, context, status=status))
+    return no_store(render(request, TEMPLATE, context, status=status))
 
 
 @require_GET
@@ -64,18 +66,15 @@ def manage(request, game: Game):
 
 
 def _write(request, game: Game, name: str, write, *, reason_required: bool = False):
-    """Run one service write, `write(actor, reason)`, from the reason form `name`; refusals
-    come back on the page with their status."""
+    """Run one service write, `write(actor, reason)`, from the reason form `name` (through
+    pages.submit); refusals come back on the page with their status."""
     form = ReasonForm(request.POST, prefix=name, required=reason_required)
-    if not form.is_valid():
-        return _page(request, game, forms={name: form}, status=400)
-    try:
-        write(actor(request), form.cleaned_data["reason"])
-    except ScoringError as failure:
-        return _page(
-            request, game, forms={name: form}, error=refusal(failure), status=failure.status
-        )
-    return redirect("scoring:manage", game_id=game.pk)
+    by = actor(request)
+    submitted = submit(form, lambda data: write(by, data["reason"]), on_form=False)
+    if submitted.ok:
+        return redirect("scoring:manage", game_id=game.pk)
+    forms = {name: form}
+    return _page(request, game, forms=forms, error=submitted.message, status=submitted.status)
 
 
 @require_POST

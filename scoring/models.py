@@ -51,6 +51,18 @@ class Game(models.Model):
     def confirmed(self) -> bool:
         return self.result == self.Result.CONFIRMED
 
+    @property
+    def void(self) -> bool:
+        """Set aside by its organisers: no result, no more deals."""
+        return self.result == self.Result.VOID
+
+    @property
+    def confirmable(self) -> bool:
+        """The one rule for "can this result be confirmed now": the game is finished (by its
+        rules, ended early or adjusted) and its placings are settled. game_confirm refuses
+        otherwise, and the pages offer the confirmation by it."""
+        return self.result == self.Result.FINISHED and self.placings is not None
+
 
 class DealEntry(models.Model):
     """One deal as the score-keeper entered it. Undoing keeps the row, marked undone."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -21,7 +22,10 @@ from django.utils.translation import gettext_lazy
 
 import engine
 
-from .errors import ScoringError
+from .words import call_label, ruleset_label
+
+if TYPE_CHECKING:
+    from .errors import ScoringError
 
 _NAME = re.compile(r"\\\{(\w+)\\\}")
 
@@ -163,8 +167,6 @@ OPTION_NAMES = {
 
 def _value(key: str, raw: str, names: list[str] | None) -> str:
     """One value read out of the engine's sentence, as the page shows it."""
-    from .presenters import call_label, ruleset_label
-
     if key == "seat" and raw.isdigit():
         seat = int(raw)
         if names and 0 <= seat < len(names):
@@ -198,8 +200,8 @@ def rule_text(error: engine.RuleError, names: list[str] | None = None) -> str:
 
 
 def refusal(error: ScoringError, names: list[str] | None = None) -> str:
-    """What a page says for a service's refusal: the engine's reason worded for the page,
-    else the service's own (already translated) message."""
+    """What a page says for a service's refusal: the engine's reason worded with the players'
+    names, else the error's message in the page's language."""
     if error.rule is not None:
         return rule_text(error.rule, names)
     return error.message

@@ -20,6 +20,32 @@ def game_record(game: Game, entries: list[DealEntry] | None = None) -> dict:
     }
 
 
+def engine_game(game: Game, entries: list[DealEntry] | None = None) -> engine.Game:
+    """The game as the engine plays it on from its live deals (or these)."""
+    return engine.game_from_record(game_record(game, entries))
+
+
+def rules_of(game: Game) -> engine.Rules:
+    """The game's rules: its ruleset with its options (tricks per hand, targets, ...)."""
+    return engine.Rules.build(game.ruleset, game.options)
+
+
+def deals_at_most(ruleset: str, options: dict) -> int | None:
+    """How many deals a game under these rules can have at most, by the engine's rules: the
+    last hand (by the hands option, or when each call may be made once) plus a redeal for
+    every pass the players may make; None for a game that ends on points only (a paper
+    sheet for it needs a count of its own)."""
+    rules = engine.Rules.build(ruleset, options)
+    bounds = []
+    if rules.options.hands is not None:
+        bounds.append(rules.options.hands)
+    if rules.ruleset.each_call_once:
+        bounds.append(3 * len(rules.ruleset.calls))
+    if not bounds:
+        return None
+    return min(bounds) + 3 * rules.ruleset.passes_per_game
+
+
 def game_state(game: Game, entries: list[DealEntry] | None = None) -> engine.GameState:
     return engine.replay(game_record(game, entries))
 

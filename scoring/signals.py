@@ -1,7 +1,9 @@
 """What the scoring app tells the rest of the site, without knowing who listens.
 
-`game_confirmed` is sent after the confirming transaction commits, so a listener (the
-tournaments app enqueuing a standings build) always sees the confirmed result.
+`game_confirmed` and `game_reopened` are sent inside the transaction that changes the result,
+so what a listener writes (the tournaments app marking the event's standings stale) commits
+or rolls back with it; a listener that starts work elsewhere (a Celery task) does so on
+commit.
 """
 
 from django.dispatch import Signal

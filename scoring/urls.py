@@ -1,28 +1,29 @@
-"""The table pages. (The JSON API lives in scoring/api_urls.py, under /api/.)"""
+"""The table pages, one view module a page. (The JSON API lives in scoring/api.py,
+under /api/.)"""
 
 from django.urls import path
 
-from . import correct, manage, views
+from . import correct, game_new, manage, referee, undo, views, watch
 
 app_name = "scoring"
 
 urlpatterns = [
-    path("games/new/", views.game_new, name="game_new"),
+    path("games/new/", game_new.game_new, name="game_new"),
     path("games/<int:game_id>/", views.table, name="table"),
-    path("games/<int:game_id>/keep/<str:secret>/", views.keep, name="keep"),
-    path("games/<int:game_id>/sheet/", views.sheet, name="sheet"),
-    path("games/<int:game_id>/qr.svg", views.qr, name="qr"),
+    path("games/<int:game_id>/keep/<str:secret>/", game_new.keep, name="keep"),
+    path("games/<int:game_id>/sheet/", watch.sheet, name="sheet"),
+    path("games/<int:game_id>/qr.svg", watch.qr, name="qr"),
     path("games/<int:game_id>/call/", views.call, name="call"),
     path("games/<int:game_id>/deal/", views.deal, name="deal"),
     path("games/<int:game_id>/last-tricks/", views.last_tricks, name="last_tricks"),
     path("games/<int:game_id>/confirm/", views.confirm, name="confirm"),
-    path("games/<int:game_id>/undo/", views.undo, name="undo"),
+    path("games/<int:game_id>/undo/", undo.undo, name="undo"),
     path("games/<int:game_id>/deals/<int:number>/correct/", correct.correct, name="correct"),
     path("games/<int:game_id>/release/", views.release, name="release"),
     path("games/<int:game_id>/manage/", manage.manage, name="manage"),
     path("games/<int:game_id>/manage/reopen/", manage.reopen, name="manage_reopen"),
     path("games/<int:game_id>/manage/confirm/", manage.confirm, name="manage_confirm"),
     path("games/<int:game_id>/manage/secret/", manage.secret, name="manage_secret"),
-    path("games/<int:game_id>/referee/", views.referee, name="referee_game"),
-    path("referee/", views.referee, name="referee"),
+    path("games/<int:game_id>/referee/", referee.referee, name="referee_game"),
+    path("referee/", referee.referee, name="referee"),
 ]

@@ -14,7 +14,8 @@ from django.db import connection, connections
 from config.celery import app
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import bridge, selectors, services, tasks
+from scoring.services import recording
+from tournaments import selectors, services, tasks
 from tournaments.models import Round
 
 from .tournaments.test_services import field, play_table
@@ -37,14 +38,14 @@ def test_a_dropped_database_connection_mid_deal_gives_a_clean_503_and_writes_not
     client, monkeypatch
 ):
     game = scoring.game_create(ruleset="blato", players=["A", "B", "C"], first_dealer=0)
-    replay = scoring._replay
+    replay = recording.replay
 
     def replay_then_lose_the_database(record):
         state = replay(record)
         _kill_my_connection()
         return state
 
-    monkeypatch.setattr(scoring, "_replay", replay_then_lose_the_database)
+    monkeypatch.setattr(recording, "replay", replay_then_lose_the_database)
     response = client.post(
         f"/api/games/{game.pk}/deals",
         {"deal": 1, "calls": ["spades"], "tricks": [8, 3, 5]},
@@ -107,7 +108,7 @@ def _wait(check, seconds=90, what="the worker"):
 
 
 def _fresh(event):
-    return event.standings.filter(results_stamp=bridge.results_stamp(event)).first()
+    return selectors.standings_current(event)
 
 
 @pytest.fixture
@@ -205,7 +206,7 @@ def test_with_the_broker_down_deals_are_still_entered_and_the_sweep_catches_up(
     play_table(table)  # nine deals, trick winners and the confirmation: all stored
     table.game.refresh_from_db()
     assert table.game.confirmed and table.game.entries.count() == 9
-    assert "could not enqueue tournaments.tasks.build_standings" in caplog.text
+    assert "could not enqueue build_standings" in caplog.text
     assert selectors.standings_latest(event).stale
     restore()
     with celery_worker(log, env={"DATABASE_URL": _database_url()}, queue=queue):

@@ -1,21 +1,116 @@
-"""API tokens in the admin: who has one and when it was last used; deleting one ends it.
-The digest is never shown and a token is never made here (the account page or
-``manage.py api_token`` show a new one once)."""
+"""Clubs, players, events, rounds, tables, byes, standings, the log and API tokens in the admin.
+
+Read-only (config.readonly_admin): every change goes through the organiser pages or the API,
+whose services keep the audit trail and the standings in step. The one exception is an API
+token, which an operator may delete to end it at once (a leaked token); a token's digest is
+never shown and a token is never made here (the account page or ``manage.py api_token`` show a
+new one once).
+"""
 
 from django.contrib import admin
 
-from .models import ApiToken
+from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
+
+from .models import ApiToken, Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
+
+
+@admin.register(Club)
+class ClubAdmin(ReadOnlyAdmin):
+    list_display = ("name", "slug", "created_at")
+    list_filter = ("created_at",)
+    search_fields = ("name", "slug")
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyAdmin):
+    list_display = ("name", "club", "created_at")
+    list_filter = ("club",)
+    search_fields = ("name",)
+    list_select_related = ("club",)
+
+
+class RoundInline(ReadOnlyInline):
+    model = Round
+    fields = ("number", "pairing_mode", "status", "published_at", "closed_at")
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    list_display = ("name", "club", "status", "ruleset", "rounds_planned", "created_at")
+    list_filter = ("status", "ruleset", "club", "created_at")
+    search_fields = ("name", "slug", "organisers__username")
+    list_select_related = ("club",)
+    date_hierarchy = "created_at"
+    inlines = (RoundInline,)
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = ("player", "event", "checked_in", "withdrawn", "joined_round", "created_at")
+    list_filter = ("checked_in", "withdrawn", "event")
+    search_fields = ("player__name", "event__name")
+    list_select_related = ("player", "event")
+
+
+class TableInline(ReadOnlyInline):
+    model = Table
+    fields = ("number", "seat_0", "seat_1", "seat_2", "outcome", "game")
+
+
+class ByeInline(ReadOnlyInline):
+    model = Bye
+    fields = ("player",)
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("event", "number", "pairing_mode", "status", "built_at", "published_at")
+    list_filter = ("status", "pairing_mode", "event")
+    search_fields = ("event__name",)
+    list_select_related = ("event",)
+    inlines = (TableInline, ByeInline)
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = ("round", "number", "seat_0", "seat_1", "seat_2", "outcome", "game")
+    list_filter = ("outcome", "round__event")
+    search_fields = ("round__event__name", "seat_0__name", "seat_1__name", "seat_2__name")
+    list_select_related = ("round__event", "seat_0", "seat_1", "seat_2", "game")
+
+
+@admin.register(Bye)
+class ByeAdmin(ReadOnlyAdmin):
+    list_display = ("round", "player")
+    list_filter = ("round__event",)
+    search_fields = ("player__name", "round__event__name")
+    list_select_related = ("round__event", "player")
+
+
+@admin.register(Standings)
+class StandingsAdmin(ReadOnlyAdmin):
+    list_display = ("event", "built_at", "rounds_complete", "build_seconds")
+    list_filter = ("event", "built_at")
+    search_fields = ("event__name",)
+    list_select_related = ("event",)
+
+
+@admin.register(EventLog)
+class EventLogAdmin(ReadOnlyAdmin):
+    list_display = ("event", "at", "action", "actor")
+    list_filter = ("action", "event", "at")
+    search_fields = ("event__name", "actor", "reason")
+    list_select_related = ("event",)
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(ReadOnlyAdmin):
     list_display = ("user", "created_at", "last_used_at")
     search_fields = ("user__username",)
     fields = ("user", "created_at", "last_used_at")
     readonly_fields = fields
+    list_select_related = ("user",)
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
+    def has_delete_permission(self, request, obj=None):
+        """Deleting a token ends it: the way to stop a leaked one without its owner."""
+        return True

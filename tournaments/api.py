@@ -1,34 +1,27 @@
-"""The events part of the JSON API (read-only): standings and a round's tables."""
-
-import hashlib
-import json
+"""The events part of the JSON API (../shared/spec/http-api.md, "Events"): the standings and
+a round's tables, public reads (a round's organisers also see its tokens and may delete it).
+"""
 
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from config.api import CONTENT_TYPE, ApiError, api_view, json_response
+from config.api import CONTENT_TYPE, ApiError, ErrorOut, json_response
+from config.api_ninja import ApiRouter, body_doc
 
-from . import api_organise, walkouts
+from . import standings_render, walkouts
 from .api_auth import organises, token_account
+from .api_input import ReasonIn
+from .api_rounds import round_delete, round_status
 from .models import Event
-from .selectors import (
-    StandingsView,
-    event_by_slug,
-    published_rounds,
-    results_newer_than,
-    round_byes,
-    round_tables,
-    standings_latest,
-)
+from .selectors import event_by_slug, published_rounds, round_byes, round_tables
 
 #: How long a process answers a standings poll from memory without asking the database
 #: anything. Every phone in the room polls: one look every few seconds per process is plenty
 #: (a new snapshot, or results newer than it, show up at most this much later).
 FRESH_SECONDS = 2
-#: How long the written-out answer for one snapshot is reused: the players' names come live
-#: from their rows, so a renamed player shows up within this time.
-BODY_SECONDS = 30
+
+router = ApiRouter(tags=["events"])
 
 
 def _event(slug: str) -> Event:
@@ -38,74 +31,21 @@ def _event(slug: str) -> Event:
         raise ApiError(404, "no such event") from None
 
 
-def _utc(moment) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
-
-
-def _standings_data(event: Event, view: StandingsView) -> dict:
-    snapshot = view.snapshot
-    return {
-        "event": event.slug,
-        "rounds_complete": snapshot.rounds_complete if snapshot else 0,
-        "updated": _utc(snapshot.built_at) if snapshot else None,
-        "stale": view.stale,
-        "rows": [
-            {
-                "rank": row["rank"],
-                "player": view.names.get(row["player"], ""),
-                "player_id": row["player"],
-                "score": row["score"],
-                "metrics": row["metrics"],
-                "decided_by": row.get("decided_by"),
-            }
-            for row in (snapshot.rows if snapshot else [])
-        ],
-    }
-
-
-def _mark(pk, built_at) -> str:
-    """Names one stored snapshot (its time too: ids can come round again in a fresh database)."""
-    return f"{pk}.{built_at.timestamp()}" if pk else "none"
-
-
-def _standings_answer(event: Event) -> tuple[str, bytes]:
-    """(ETag, body) of the standings answer now, written out once per snapshot and process.
-
-    Reads the newest snapshot's id and time and whether results have come in since (two small
-    queries); the rows are written out only for a snapshot not seen before, and the body's
-    hash is the ETag, the same in every process.
-    """
-    newest = event.standings.values("pk", "built_at").first()
-    if newest is None:
-        stale, mark = True, _mark(None, None)
-    else:
-        stale = results_newer_than(event, newest["built_at"])
-        mark = _mark(newest["pk"], newest["built_at"])
-    found = cache.get(f"api-standings-body:{event.pk}:{mark}:{stale}")
-    if found is None:
-        view = standings_latest(event)  # may be newer still: keyed by what it holds
-        snapshot = view.snapshot
-        body = json.dumps(_standings_data(event, view), ensure_ascii=False, allow_nan=False)
-        found = ('"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"', body.encode())
-        mark = _mark(snapshot.pk, snapshot.built_at) if snapshot else _mark(None, None)
-        cache.set(f"api-standings-body:{event.pk}:{mark}:{view.stale}", found, BODY_SECONDS)
-    return found
-
-
-@api_view("GET")
-def standings(request, slug: str):
+@router.get(
+    "/events/{slug:slug}/standings",
+    response={200: dict, 304: None, 404: ErrorOut},
+    url_name="standings",
+)
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The newest standings; 304 when the client's ETag (If-None-Match) is still current.
 
-    Every poll used to read the whole snapshot, every player's name and whether results came
-    in since, then write out a row per player: four queries and O(players) work for each of a
-    thousand phones polling every few seconds. Now each process keeps the answer for
-    FRESH_SECONDS, then asks the database whether it still holds, and writes the rows out
-    again only for a new snapshot.
-    """
+    The body is written out when the snapshot is stored (tournaments.standings_render); each
+    process keeps the answer for FRESH_SECONDS, then asks the database whether it still
+    holds (two small queries)."""
     key = f"api-standings:{slug}"
     found = cache.get(key)
     if found is None:
-        found = _standings_answer(_event(slug))
+        found = standings_render.api_answer(_event(slug))
         cache.set(key, found, FRESH_SECONDS)
     etag, body = found
     response = get_conditional_response(request, etag=etag)
@@ -128,14 +68,14 @@ def _table_data(table, *, with_token: bool) -> dict:
     return data
 
 
-@api_view("GET", "DELETE")
-def round_detail(request, slug: str, number: str):
+ROUND = "/events/{slug:slug}/rounds/{number}"
+
+
+@router.get(ROUND, response={200: dict, 401: ErrorOut, 404: ErrorOut}, url_name="round")
+def round_detail(request: HttpRequest, slug: str, number: str) -> HttpResponse:
     """A round's tables. The public sees published and closed rounds; the event's organisers
     (their API token) see every round, a draft, a failed or a still-building one too, and each
-    table's token (its game's secret) for the scripts that hand them out. DELETE: the
-    organisers' api_organise.round_delete."""
-    if request.method == "DELETE":
-        return api_organise.round_delete(request, slug, number)
+    table's token (its game's secret) for the scripts that hand them out."""
     event = _event(slug)
     organiser = organises(token_account(request, required=False), event)
     if not (number.isascii() and number.isdigit()) or len(number) > 4:
@@ -149,7 +89,7 @@ def round_detail(request, slug: str, number: str):
         {
             "event": event.slug,
             "round": round_.number,
-            **api_organise.round_status(round_),
+            **round_status(round_),
             "tables": [_table_data(table, with_token=organiser) for table in round_tables(round_)],
             "byes": [bye.player.name for bye in byes],
             "bye_ids": [bye.player_id for bye in byes],
@@ -159,3 +99,13 @@ def round_detail(request, slug: str, number: str):
     if organiser:
         patch_cache_control(response, private=True, no_store=True)
     return response
+
+
+@router.delete(
+    ROUND,
+    response={200: dict, **{status: ErrorOut for status in (400, 401, 403, 404, 409)}},
+    openapi_extra=body_doc(ReasonIn),
+)
+def round_remove(request: HttpRequest, slug: str, number: str) -> HttpResponse:
+    """A draft, failed or stuck round goes (organisers; beyond the spec: the pages' delete)."""
+    return round_delete(request, token_account(request), slug, number)

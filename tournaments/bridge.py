@@ -6,24 +6,21 @@ take, and turns their answers back into rows. Nothing here decides anything.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 
 from django.db.models import Count, Q
 
 from scoring.models import Game
 
-from . import pairing, standings
-from .models import Bye, Entry, Event, Round, Table
-
-DEFAULT_PLACING_POINTS = [2, 1, 0]
+from . import pairing, standings, vocabulary
+from .models import PUBLIC_ROUND_STATUSES, SETTLED_RESULTS, Bye, Entry, Event, Round, Table
 
 
 def standings_config(event: Event) -> standings.Config:
     return standings.Config(
-        placing_points=tuple(event.placing_points or DEFAULT_PLACING_POINTS),
+        placing_points=tuple(event.placing_points or vocabulary.DEFAULT_PLACING_POINTS),
         bye_policy=event.bye_policy,
-        precedence=tuple(event.precedence or standings.DEFAULT_PRECEDENCE),
+        precedence=tuple(event.precedence or vocabulary.DEFAULT_PRECEDENCE),
         seed=event.seed,
     )
 
@@ -40,13 +37,8 @@ def counted_byes(event: Event):
     """Byes of rounds that have been published: a draft's byes may still change."""
     return Bye.objects.filter(
         round__event=event,
-        round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
+        round__status__in=PUBLIC_ROUND_STATUSES,
     ).select_related("round")
-
-
-#: A void table's players, by the event's void policy, as a bye of that policy (None: what
-#: the event's bye policy gives). See tournaments.walkouts.
-VOID_AS_BYE = {"none": "zero", "average": "average", "bye": None}
 
 
 def void_tables(event: Event):
@@ -54,36 +46,18 @@ def void_tables(event: Event):
     return Table.objects.filter(
         round__event=event,
         outcome=Table.Outcome.VOID,
-        round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
+        round__status__in=PUBLIC_ROUND_STATUSES,
     ).select_related("round")
 
 
 def void_byes(event: Event) -> list[standings.Bye]:
     """What the players of each void table get: a bye under the event's void policy."""
-    policy = VOID_AS_BYE[event.void_policy]
+    policy = vocabulary.VOID_AS_BYE[event.void_policy]
     return [
         standings.Bye(round=table.round.number, player=player, policy=policy)
         for table in void_tables(event).order_by("round__number", "number")
         for player in table.void_players
     ]
-
-
-def results_stamp(event: Event) -> str:
-    """A fingerprint of what the standings depend on; a newer stamp means they are stale."""
-    games = Game.objects.filter(table__round__event=event, result=Game.Result.CONFIRMED)
-    ids_and_versions = games.values_list("pk", "version").order_by("pk")
-    games_part = ",".join(f"{pk}.{version}" for pk, version in ids_and_versions)
-    byes_part = ",".join(str(pk) for pk in counted_byes(event).values_list("pk", flat=True))
-    players_part = ",".join(
-        str(pk) for pk in event.entries.order_by("pk").values_list("player_id", flat=True)
-    )
-    closed = rounds_complete(event)
-    settings = f"{event.precedence}|{event.placing_points}|{event.bye_policy}"
-    void = ",".join(f"{t.pk}:{t.void_players}" for t in void_tables(event).order_by("pk"))
-    text = f"{games_part}|{byes_part}|{players_part}|{closed}|{settings}"
-    if void:  # only then, so the stamps of events without a void table stay as they were
-        text += f"|void:{void}|{event.void_policy}"
-    return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
 def standings_inputs(event: Event):
@@ -117,9 +91,8 @@ def open_round_counted(event: Event) -> dict:
     round_ = event.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
     if round_ is None:
         return {}
-    settled = [Game.Result.CONFIRMED, Game.Result.VOID]
     tables = round_.tables.aggregate(
-        tables=Count("pk"), settled=Count("pk", filter=Q(game__result__in=settled))
+        tables=Count("pk"), settled=Count("pk", filter=Q(game__result__in=SETTLED_RESULTS))
     )
     return {"round": round_.number, **tables}
 

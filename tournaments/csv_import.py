@@ -13,9 +13,9 @@ import csv
 import io
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext as _
-
 from scoring.names import MAX_NAME, clean, name_key
+
+from .errors import TournamentError
 
 # The name column's heading, in the languages our organisers' spreadsheets are in.
 NAME_COLUMNS = ("name", "име", "имена")
@@ -27,7 +27,8 @@ class NameList:
     names: list[str] = field(default_factory=list)
     #: (line, name) of each name already given on an earlier line (the same by name_key).
     duplicates: list[tuple[int, str]] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    #: What is wrong, line by line: each error's `message` words it in the reader's language.
+    errors: list[TournamentError] = field(default_factory=list)
 
 
 def _header(line: str) -> tuple[str, int] | None:
@@ -44,10 +45,7 @@ def _header(line: str) -> tuple[str, int] | None:
 def _add(result: NameList, seen: dict[str, str], line: int, raw: str) -> None:
     name = clean(raw)
     if len(name) > MAX_NAME:
-        result.errors.append(
-            _("Line %(line)s: a name has at most %(max)s characters.")
-            % {"line": line, "max": MAX_NAME}
-        )
+        result.errors.append(TournamentError("line_name_too_long", line=line, max=MAX_NAME))
     elif name_key(name) in seen:
         result.duplicates.append((line, name))
     else:
@@ -78,14 +76,10 @@ def names_from_text(text: str) -> NameList:
             if not any(cell.strip() for cell in row):
                 continue
             if column >= len(row) or not row[column].strip():
-                result.errors.append(
-                    _("Line %(line)s: the name column is empty.") % {"line": number}
-                )
+                result.errors.append(TournamentError("line_name_empty", line=number))
                 continue
             _add(result, seen, number, row[column])
     except csv.Error as error:
         number = first + 1 + reader.line_num
-        result.errors.append(
-            _("Line %(line)s: not readable as CSV (%(error)s).") % {"line": number, "error": error}
-        )
+        result.errors.append(TournamentError("line_not_csv", line=number, error=str(error)))
     return result

@@ -12,9 +12,8 @@ from config.forms import Form
 from scoring import presenters as scoring_presenters
 from scoring.names import MAX_NAME, clean
 
-from . import pairing, standings
+from . import event_settings, vocabulary
 from .models import BYE_POLICIES, PAIRING_MODES, VOID_POLICIES, Club, Event
-from .organise_presenters import METRIC_LABELS
 
 PLACES = (
     ("first", pgettext_lazy("place", "1st")),
@@ -23,8 +22,10 @@ PLACES = (
 )
 PLACING_FIELDS = tuple(f"placing_{name}" for name, _label in PLACES)
 #: One field per standings metric: the first ranks, each next one breaks the ties left.
-PRECEDENCE_FIELDS = tuple(f"precedence_{n}" for n in range(1, len(standings.METRICS) + 1))
-MAX_ROUNDS = 30
+PRECEDENCE_FIELDS = tuple(f"precedence_{n}" for n in range(1, len(vocabulary.METRICS) + 1))
+MAX_ROUNDS = event_settings.MAX_ROUNDS
+#: A new event's settings (tournaments.event_settings), the fields' initial values.
+DEFAULTS = event_settings.defaults()
 MAX_PLACING = 99
 MAX_PASTE = 100_000
 
@@ -71,7 +72,7 @@ def _padded(precedence) -> list[str]:
 def _precedence_field(position: int, initial: str) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=_("Tie-break %(n)s") % {"n": position - 1} if position > 1 else _("Ranked first by"),
-        choices=[("", _("(none)")), *((m, METRIC_LABELS[m]) for m in standings.METRICS)],
+        choices=[("", _("(none)")), *vocabulary.choices(vocabulary.METRIC_LABELS)],
         required=False,
         initial=initial,
     )
@@ -84,12 +85,19 @@ class ClubForm(Form):
 class EventSettingsForm(Form):
     """What an organiser may set when creating an event and change while it runs."""
 
-    name = forms.CharField(label=_("Event name"), max_length=120)
+    name = forms.CharField(label=_("Event name"), max_length=event_settings.MAX_EVENT_NAME)
     rounds_planned = _numeric(
-        forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=4)
+        forms.IntegerField(
+            label=_("Rounds"),
+            min_value=1,
+            max_value=MAX_ROUNDS,
+            initial=DEFAULTS["rounds_planned"],
+        )
     )
     pairing_mode = forms.ChoiceField(
-        label=_("Pairing of every round"), choices=PAIRING_MODES, initial="swiss"
+        label=_("Pairing of every round"),
+        choices=PAIRING_MODES,
+        initial=vocabulary.DEFAULT_PAIRING_MODE,
     )
     pairing_list = forms.CharField(
         label=_("Or round by round"),
@@ -100,21 +108,23 @@ class EventSettingsForm(Form):
             "Rounds beyond the list use the last one. Modes: random, swiss, no-repeat."
         ),
     )
-    placing_first = _placing_field(0, initial=2)
-    placing_second = _placing_field(1, initial=1)
-    placing_third = _placing_field(2, initial=0)
-    bye_policy = forms.ChoiceField(label=_("A bye scores"), choices=BYE_POLICIES, initial="second")
+    placing_first = _placing_field(0, initial=vocabulary.DEFAULT_PLACING_POINTS[0])
+    placing_second = _placing_field(1, initial=vocabulary.DEFAULT_PLACING_POINTS[1])
+    placing_third = _placing_field(2, initial=vocabulary.DEFAULT_PLACING_POINTS[2])
+    bye_policy = forms.ChoiceField(
+        label=_("A bye scores"), choices=BYE_POLICIES, initial=vocabulary.DEFAULT_BYE_POLICY
+    )
     void_policy = forms.ChoiceField(
         label=_("A void table scores"),
         choices=VOID_POLICIES,
-        initial="bye",
+        initial=vocabulary.DEFAULT_VOID_POLICY,
         required=False,  # left out: unchanged (a new event: "bye")
         help_text=_("For the players of a table set aside after a walkout."),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        defaults = _padded(standings.DEFAULT_PRECEDENCE)
+        defaults = _padded(vocabulary.DEFAULT_PRECEDENCE)
         for position, name in enumerate(PRECEDENCE_FIELDS, start=1):
             self.fields[name] = _precedence_field(position, initial=defaults[position - 1])
 
@@ -130,38 +140,32 @@ class EventSettingsForm(Form):
         data = super().clean()
         listed = [mode.strip().lower() for mode in data.get("pairing_list", "").split(",")]
         listed = [mode for mode in listed if mode]
-        data["pairing_modes"] = listed or [data.get("pairing_mode") or pairing.MODES[0]]
+        data["pairing_modes"] = listed or [
+            data.get("pairing_mode") or vocabulary.DEFAULT_PAIRING_MODE
+        ]
         data["precedence"] = [data[name] for name in PRECEDENCE_FIELDS if data.get(name)]
         data["placing_points"] = [data.get(name) for name in PLACING_FIELDS]
         return data
 
     def settings(self) -> dict:
-        """The cleaned data as the services take it."""
+        """The cleaned data as the services take it (event_settings.SETTING_NAMES; a void
+        policy left out stays as it is)."""
         data = self.cleaned_data
-        return {
-            "name": data["name"],
-            "rounds_planned": data["rounds_planned"],
-            "pairing_modes": data["pairing_modes"],
-            "precedence": data["precedence"],
-            "placing_points": data["placing_points"],
-            "bye_policy": data["bye_policy"],
-            **({"void_policy": data["void_policy"]} if data.get("void_policy") else {}),
-        }
+        given = {name: data.get(name) for name in event_settings.SETTING_NAMES}
+        return {name: value for name, value in given.items() if value not in (None, "")}
 
     @classmethod
     def initial_from(cls, event: Event) -> dict:
-        modes = event.pairing_modes or ["swiss"]
+        settings = event_settings.settings_of(event)
+        modes = settings["pairing_modes"] or list(vocabulary.DEFAULT_PAIRING_MODES)
         initial = {
-            "name": event.name,
-            "rounds_planned": event.rounds_planned,
+            **settings,
             "pairing_mode": modes[-1],
             "pairing_list": ", ".join(modes) if len(set(modes)) > 1 else "",
-            "bye_policy": event.bye_policy,
-            "void_policy": event.void_policy,
         }
-        points = event.placing_points or [2, 1, 0]
+        points = settings["placing_points"] or vocabulary.DEFAULT_PLACING_POINTS
         initial.update(zip(PLACING_FIELDS, points, strict=True))
-        precedence = event.precedence or standings.DEFAULT_PRECEDENCE
+        precedence = settings["precedence"] or vocabulary.DEFAULT_PRECEDENCE
         initial.update(zip(PRECEDENCE_FIELDS, _padded(precedence), strict=True))
         return initial
 

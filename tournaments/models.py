@@ -15,23 +15,12 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game
 
-PAIRING_MODES = [
-    ("random", _("random")),
-    ("swiss", _("swiss")),
-    ("no-repeat", _("no repeat")),
-]
-BYE_POLICIES = [
-    ("zero", _("nothing")),
-    ("second", _("as a second place")),
-    ("average", _("the player's own average")),
-]
-#: What the players of a void table get (tournaments.walkouts): "bye" is what the event's bye
-#: policy gives a bye.
-VOID_POLICIES = [
-    ("none", _("no result")),
-    ("average", _("the player's own average")),
-    ("bye", _("what a bye scores")),
-]
+from . import vocabulary
+
+# The choices come from tournaments.vocabulary, where the words are listed once.
+PAIRING_MODES = vocabulary.choices(vocabulary.PAIRING_MODE_LABELS)
+BYE_POLICIES = vocabulary.choices(vocabulary.BYE_POLICY_LABELS)
+VOID_POLICIES = vocabulary.choices(vocabulary.VOID_POLICY_LABELS)
 
 
 def new_seed() -> int:
@@ -94,14 +83,26 @@ class Event(models.Model):
     precedence = models.JSONField(_("standings precedence"), default=list, blank=True)
     placing_points = models.JSONField(_("placing points"), default=list, blank=True)
     bye_policy = models.CharField(
-        _("a bye scores"), max_length=10, choices=BYE_POLICIES, default="second"
+        _("a bye scores"),
+        max_length=10,
+        choices=BYE_POLICIES,
+        default=vocabulary.DEFAULT_BYE_POLICY,
     )
     void_policy = models.CharField(
-        _("a void table scores"), max_length=10, choices=VOID_POLICIES, default="bye"
+        _("a void table scores"),
+        max_length=10,
+        choices=VOID_POLICIES,
+        default=vocabulary.DEFAULT_VOID_POLICY,
     )
     seed = models.PositiveIntegerField(default=new_seed)
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.REGISTRATION)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The one source of "the standings are stale": every write that changes what the
+    #: standings are built from (a result confirmed or reopened, a table void or
+    #: substituted, a round published or closed, a player entered, a standings setting)
+    #: adds one in its transaction and enqueues a build (services.standings_changed); a
+    #: snapshot keeps the value it was built from, and is stale while the two differ.
+    results_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("event")
@@ -111,9 +112,27 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        """results_version moves only by services.standings_changed (an UPDATE adding one),
+        so a copy of the event read before a change never writes an older value back."""
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                field.name
+                for field in self._meta.concrete_fields
+                if not field.primary_key and field.name != "results_version"
+            ]
+        super().save(*args, **kwargs)
+
     def pairing_mode(self, number: int) -> str:
-        modes = self.pairing_modes or ["swiss"]
-        return modes[min(number, len(modes)) - 1]
+        return vocabulary.pairing_mode_of_round(self.pairing_modes, number)
+
+    @property
+    def status_label(self) -> str:
+        return self.get_status_display()
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
 
 
 class Entry(models.Model):
@@ -167,6 +186,47 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} round {self.number}"
+
+    # For templates, which read states by name rather than compare raw strings.
+    @property
+    def status_label(self) -> str:
+        return self.get_status_display()
+
+    @property
+    def pairing_mode_label(self) -> str:
+        return self.get_pairing_mode_display()
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING
+
+    @property
+    def is_failed(self) -> bool:
+        return self.status == self.Status.FAILED
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
+
+    @property
+    def is_public(self) -> bool:
+        """Published or closed: the public may see it (a draft may still change)."""
+        return self.status in PUBLIC_ROUND_STATUSES
+
+
+#: The rounds the public may see: a draft may still change.
+PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.CLOSED)
+#: A table is settled once its game's result is confirmed or void (tournaments.walkouts): a
+#: round closes when every table is, and the standings count what is settled.
+SETTLED_RESULTS = (Game.Result.CONFIRMED, Game.Result.VOID)
 
 
 class Table(models.Model):
@@ -245,11 +305,15 @@ class Standings(models.Model):
     #: 2"): {"round": n, "tables": t, "settled": s} for a published round not yet closed,
     #: {} when there is none (bridge.open_round_counted).
     counted = models.JSONField(default=dict, blank=True)
-    results_stamp = models.CharField(
-        max_length=80, help_text="Which confirmed results this build saw; newer ones make it stale."
-    )
+    #: The event's results_version this build was made from: stale once the event's moves on.
+    results_version = models.PositiveBigIntegerField(default=0)
     rows = models.JSONField(default=list)
     build_seconds = models.FloatField(default=0)
+    #: What the phones poll, written out once when the snapshot is stored
+    #: (tournaments.standings_render), so no poll renders: the API's JSON body, and per
+    #: language code the standings table and the projector's ({"en": {"standings": ...}}).
+    api_body = models.TextField(blank=True, default="")
+    rendered = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-built_at", "-pk"]
@@ -257,6 +321,10 @@ class Standings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} standings at {self.built_at:%Y-%m-%d %H:%M}"
+
+    def is_current(self, event: Event) -> bool:
+        """Whether this build saw every change the event has had (event read fresh)."""
+        return self.results_version == event.results_version
 
 
 class EventLog(models.Model):

@@ -13,34 +13,17 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-import engine
+from scoring import selectors as scoring_selectors
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
 
 from . import selectors
-from .models import PAIRING_MODES, EventLog, Round
+from .event_settings import SETTING_LABELS
+from .messages import render
+from .models import EventLog, Round
 from .selectors import RoundProgress
-from .services import too_few_players
+from .vocabulary import PAIRING_MODE_LABELS
 
-METRIC_LABELS = {
-    "placing_points": gettext_lazy("placing points"),
-    "score": gettext_lazy("game points"),
-    "firsts": gettext_lazy("first places"),
-    "opponents": gettext_lazy("opponents' placing points"),
-    "head_to_head": gettext_lazy("head to head"),
-    "games": gettext_lazy("games played"),
-    "lot": gettext_lazy("lot"),
-}
-MODE_LABELS = dict(PAIRING_MODES)
-SETTING_LABELS = {
-    "name": gettext_lazy("name"),
-    "rounds_planned": gettext_lazy("rounds"),
-    "pairing_modes": gettext_lazy("pairing"),
-    "precedence": gettext_lazy("standings precedence"),
-    "placing_points": gettext_lazy("placing points"),
-    "bye_policy": gettext_lazy("what a bye scores"),
-    "void_policy": gettext_lazy("what a void table scores"),
-}
 EXPORT_LABELS = {
     "standings": gettext_lazy("Standings"),
     "pairings": gettext_lazy("Pairings of every round"),
@@ -141,7 +124,7 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
     if action == "reinstated":
         return _("%(name)s reinstated.") % values
     if action == "round_requested":
-        mode = MODE_LABELS.get(data.get("mode"), data.get("mode"))
+        mode = PAIRING_MODE_LABELS.get(data.get("mode"), data.get("mode"))
         return _("Round %(round)s requested (%(mode)s).") % {**values, "mode": mode}
     if action == "round_rebuilt":
         return _("Round %(round)s built again.") % values
@@ -239,8 +222,9 @@ def build_error(round_: Round) -> str:
     """Why the round could not be built, in the reader's language where the reason is ours
     (the failed build stores its code as the round's one flag); else as stored."""
     flag = next((f for f in round_.flags if f.get("code") == "build_failed"), {})
-    if flag.get("reason") == "too_few_players" and isinstance(flag.get("amount"), int):
-        return too_few_players(flag["amount"])
+    count = flag.get("amount")
+    if flag.get("reason") == "too_few_players" and isinstance(count, int):
+        return render("too_few_players" if count else "no_players_checked_in", {"n": count})
     return round_.build_error
 
 
@@ -297,14 +281,9 @@ def placings(game: Game | None) -> list[PlacingView]:
 
 def sheet_rows(ruleset: str, options: dict) -> tuple[int, bool]:
     """How many deals a paper score sheet needs, and whether that is every deal the game can
-    have: the last hand (by the hands option, or when each call may be made once) plus a
-    redeal for every pass the players may make. Games that end on points get a fixed count."""
-    rules = engine.Rules.build(ruleset, options)
-    bounds = []
-    if rules.options.hands is not None:
-        bounds.append(rules.options.hands)
-    if rules.ruleset.each_call_once:
-        bounds.append(3 * len(rules.ruleset.calls))
-    if not bounds:
+    have (the engine's bound, `scoring.selectors.deals_at_most`). Games that end on points
+    get a fixed count."""
+    most = scoring_selectors.deals_at_most(ruleset, options)
+    if most is None:
         return OPEN_ENDED_SHEET_ROWS, False
-    return min(bounds) + 3 * rules.ruleset.passes_per_game, True
+    return most, True

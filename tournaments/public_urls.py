@@ -1,18 +1,27 @@
 """Public event pages, for phones and the projector: no login, nothing secret."""
 
 from django.urls import path
+from django.views.generic import TemplateView
 
-from .views import public
+from .views import public_pages, public_seat, public_standings
+
+EVENT = "events/<slug:slug>/"
 
 urlpatterns = [
-    path("events/", public.events, name="events"),
-    path("events/<slug:slug>/", public.event, name="event"),
-    path("events/<slug:slug>/seat/", public.seat, name="seat"),
-    path("events/<slug:slug>/seat/me/", public.seat_me, name="seat_me"),
-    path("events/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round"),
-    path("events/<slug:slug>/standings/", public.standings, name="standings"),
-    path("events/<slug:slug>/standings/live/", public.standings_live, name="standings_live"),
-    path("events/<slug:slug>/players/<int:player_id>/", public.player, name="player"),
-    path("events/<slug:slug>/projector/", public.projector, name="projector"),
-    path("events/<slug:slug>/projector/live/", public.projector_live, name="projector_live"),
+    # What crawlers may read: not the organisers' pages, keeper links or the API (issue 18).
+    path(
+        "robots.txt",
+        TemplateView.as_view(template_name="robots.txt", content_type="text/plain; charset=utf-8"),
+        name="robots",
+    ),
+    path("events/", public_pages.events, name="events"),
+    path(EVENT, public_pages.event, name="event"),
+    path(EVENT + "seat/", public_seat.seat, name="seat"),
+    path(EVENT + "seat/me/", public_seat.seat_me, name="seat_me"),
+    path(EVENT + "rounds/<int:number>/", public_pages.round_detail, name="round"),
+    path(EVENT + "standings/", public_standings.standings, name="standings"),
+    path(EVENT + "standings/live/", public_standings.standings_live, name="standings_live"),
+    path(EVENT + "players/<int:player_id>/", public_pages.player, name="player"),
+    path(EVENT + "projector/", public_standings.projector, name="projector"),
+    path(EVENT + "projector/live/", public_standings.projector_live, name="projector_live"),
 ]

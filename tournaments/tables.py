@@ -18,7 +18,7 @@ from scoring import selectors as scoring_selectors
 
 from . import selectors, walkouts
 from .models import Event
-from .organise_presenters import METRIC_LABELS
+from .vocabulary import METRIC_LABELS
 
 #: The standings metrics worth a column (the lot is a 53-bit draw, shown as "decided by").
 EXPORTED_METRICS = ("placing_points", "score", "firsts", "opponents", "head_to_head", "games")

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db import DatabaseError
 from django.utils import timezone
 
-from . import bridge, services
+from . import services
 from .models import Event, Round, Standings
 from .queue import enqueue_now
 from .sweep import events_with_stale_standings, rounds_waiting_for_pairing
@@ -52,13 +52,13 @@ def build_wait(event_id: int) -> float:
     """Seconds to put a build off by: 0 unless the last build is under BUILD_INTERVAL_SECONDS
     old and results have come in since (with nothing new, the build returns at once anyway).
     """
-    latest = Standings.objects.filter(event_id=event_id).only("built_at", "results_stamp").first()
+    latest = Standings.objects.filter(event_id=event_id).only("built_at", "results_version").first()
     if latest is None:
         return 0.0
     since = (timezone.now() - latest.built_at).total_seconds()
     if since >= BUILD_INTERVAL_SECONDS:
         return 0.0
-    if latest.results_stamp == bridge.results_stamp(Event.objects.get(pk=event_id)):
+    if latest.is_current(Event.objects.only("results_version").get(pk=event_id)):
         return 0.0
     return BUILD_INTERVAL_SECONDS - since
 
@@ -109,7 +109,7 @@ def sweep() -> dict:
     events = events_with_stale_standings()
     rounds = rounds_waiting_for_pairing()
     for event_id in events:
-        enqueue_now(build_standings, event_id)
+        enqueue_now("build_standings", event_id)
     for round_id in rounds:
-        enqueue_now(pair_round, round_id)
+        enqueue_now("pair_round", round_id)
     return {"standings": events, "rounds": rounds}

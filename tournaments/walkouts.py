@@ -27,13 +27,16 @@ from django.utils.translation import gettext as _
 from scoring import services as scoring
 from scoring.errors import ScoringError
 from scoring.models import Game
+from scoring.names import clean
 
-from . import services
-from .errors import NotAllowed, TournamentError
-from .models import Bye, Entry, EventLog, Player, Round, Table
+from .errors import NotAllowed, TournamentError, scoring_refusal
+from .models import PUBLIC_ROUND_STATUSES, Bye, Entry, EventLog, Player, Round, Table
+from .selectors import open_table_of  # noqa: F401 - the pages ask it here too
+from .services import standings_changed
+from .vocabulary import TABLE_STATUSES, TableStatus
 
 #: The states a table's JSON and the organiser's table page give.
-STATUSES = ("playing", "finished", "confirmed", "void", "adjusted")
+STATUSES = TABLE_STATUSES
 
 
 def _log(table: Table, actor: str, action: str, reason: str, **data) -> None:
@@ -47,34 +50,34 @@ def _log(table: Table, actor: str, action: str, reason: str, **data) -> None:
 
 
 def _scoring(call, **kwargs) -> Game:
-    """A scoring service, its refusals given as this app's errors (409 stays 409)."""
+    """A scoring service, its refusals given as this app's errors (a conflict stays one)."""
     try:
         return call(**kwargs)
     except ScoringError as error:
-        kind = NotAllowed if error.status == 409 else TournamentError
-        raise kind(error.message) from None
+        raise scoring_refusal(error) from None
 
 
 def _open_table(table: Table) -> Table:
     """The table locked, refused unless its round is published and its game not settled."""
     table = (
-        Table.objects.select_for_update()
+        # of=("self",): PostgreSQL locks no row through the nullable join to the game.
+        Table.objects.select_for_update(of=("self",))
         .select_related("round__event", "game", "seat_0", "seat_1", "seat_2")
         .get(pk=table.pk)
     )
     if table.round.status != Round.Status.PUBLISHED:
-        raise NotAllowed(_("only a table of a published round, not yet closed, can be changed"))
+        raise NotAllowed("table_not_open")
     if table.game is None:
-        raise NotAllowed(_("the table has no game yet"))
+        raise NotAllowed("table_no_game")
     if table.outcome == Table.Outcome.VOID or table.game.result == Game.Result.VOID:
-        raise NotAllowed(_("the table is void"))
+        raise NotAllowed("table_void")
     return table
 
 
 def _reason(reason: object) -> str:
-    text = " ".join(str(reason or "").split())
+    text = clean(reason or "")
     if not text:
-        raise TournamentError(_("say why"))
+        raise TournamentError("reason_missing")
     return text
 
 
@@ -99,23 +102,20 @@ def table_substitute(
     """`player` takes `seat` from the next deal on (see the module docstring for the result)."""
     reason = _reason(reason)
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2):
-        raise TournamentError(_("seat must be 0, 1 or 2"))
+        raise TournamentError("seat_invalid")
     table = _open_table(table)
     if table.game.result == Game.Result.CONFIRMED:
-        raise NotAllowed(_("the result is confirmed: reopen it first"))
+        raise NotAllowed("result_confirmed_reopen")
     round_, event = table.round, table.round.event
     entry = Entry.objects.filter(event=event, player=player).first()
     if entry is None:
-        raise TournamentError(_("%(name)s is not in this event") % {"name": player.name})
+        raise TournamentError("player_not_in_event", name=player.name)
     if entry.withdrawn or not entry.checked_in:
-        raise TournamentError(_("%(name)s is not checked in") % {"name": player.name})
+        raise TournamentError("player_not_checked_in", name=player.name)
     sits = Q(seat_0=player) | Q(seat_1=player) | Q(seat_2=player)
     elsewhere = round_.tables.filter(sits).first()
     if elsewhere is not None:
-        raise TournamentError(
-            _("%(name)s already plays at table %(t)s of this round")
-            % {"name": player.name, "t": elsewhere.number}
-        )
+        raise TournamentError("player_seated_elsewhere", name=player.name, t=elsewhere.number)
     leaver = table.seats[seat]
     game = _scoring(
         scoring.seat_substitute,
@@ -144,7 +144,7 @@ def table_substitute(
         from_deal=from_deal,
         bye_given_up=gave_up_bye,
     )
-    services.standings_enqueue(event)
+    standings_changed(event)
     return table
 
 
@@ -165,7 +165,7 @@ def table_void(*, table: Table, reason: str, actor: str = "") -> Table:
     table.save(update_fields=["outcome", "outcome_reason", "void_players"])
     policy = table.round.event.void_policy
     _log(table, actor, "table_voided", reason, players=table.void_players, policy=policy)
-    services.standings_enqueue(table.round.event)
+    standings_changed(table.round.event)
     return table
 
 
@@ -176,7 +176,7 @@ def table_finish(*, table: Table, reason: str, actor: str = "") -> Table:
     reason = _reason(reason)
     table = _open_table(table)
     if table.game.result == Game.Result.CONFIRMED:
-        raise NotAllowed(_("the result is confirmed already"))
+        raise NotAllowed("result_confirmed_already")
     before = table.game.result
     game = _scoring(scoring.game_end_early, game_id=table.game_id, actor=actor, reason=reason)
     ended_early = before == Game.Result.IN_PLAY
@@ -202,7 +202,7 @@ def table_adjust(
     reason = _reason(reason)
     table = _open_table(table)
     if table.game.result == Game.Result.CONFIRMED:
-        raise NotAllowed(_("the result is confirmed: reopen it first"))
+        raise NotAllowed("result_confirmed_reopen")
     game = _scoring(
         scoring.game_adjust,
         game_id=table.game_id,
@@ -233,12 +233,14 @@ def table_status(table: Table) -> str:
     """One of STATUSES: how far the table's result has come, and how it was settled."""
     game = table.game
     if table.outcome == Table.Outcome.VOID or (game is not None and game.result == "void"):
-        return "void"
+        return TableStatus.VOID.value
     if game is None or game.result == Game.Result.IN_PLAY:
-        return "playing"
+        return TableStatus.PLAYING.value
     if game.result == Game.Result.FINISHED:
-        return "finished"
-    return "adjusted" if table.outcome == Table.Outcome.ADJUSTED else "confirmed"
+        return TableStatus.FINISHED.value
+    if table.outcome == Table.Outcome.ADJUSTED:
+        return TableStatus.ADJUSTED.value
+    return TableStatus.CONFIRMED.value
 
 
 def table_data(table: Table) -> dict:
@@ -258,19 +260,6 @@ def table_data(table: Table) -> dict:
         "substitutions": list(table.substitutions),
         "void_players": list(table.void_players),
     }
-
-
-def open_table_of(event, player_id: int) -> Table | None:
-    """The table of a published round where the player still sits and whose result is not
-    settled (neither confirmed nor void): what a withdrawal leaves for the organiser."""
-    sits = Q(seat_0_id=player_id) | Q(seat_1_id=player_id) | Q(seat_2_id=player_id)
-    return (
-        Table.objects.filter(sits, round__event=event, round__status=Round.Status.PUBLISHED)
-        .exclude(game__result__in=[Game.Result.CONFIRMED, Game.Result.VOID])
-        .select_related("round")
-        .order_by("-round__number", "number")
-        .first()
-    )
 
 
 def left_table_of(round_: Round, player_id: int) -> Table | None:
@@ -297,7 +286,7 @@ def player_notes(event) -> dict[int, list[str]]:
     substitutions), for the standings export: where a row's numbers need a word."""
     notes: dict[int, list[str]] = {}
     tables = Table.objects.filter(
-        round__event=event, round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED]
+        round__event=event, round__status__in=PUBLIC_ROUND_STATUSES
     ).select_related("round")
     tables = tables.exclude(outcome=Table.Outcome.PLAYED, substitutions=[])
     for table in tables.order_by("round__number", "number"):
@@ -323,9 +312,7 @@ def settled_tables(event) -> list[Table]:
     """The event's tables the organisers settled (adjusted, void, ended as it stood), each
     with `label`, for the note under the public standings."""
     tables = (
-        Table.objects.filter(
-            round__event=event, round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED]
-        )
+        Table.objects.filter(round__event=event, round__status__in=PUBLIC_ROUND_STATUSES)
         .exclude(outcome=Table.Outcome.PLAYED)
         .select_related("round")
         .order_by("round__number", "number")

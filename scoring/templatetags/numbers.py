@@ -3,7 +3,7 @@
 Scores in 3-5-8 are often negative. A hyphen-minus ("-3") is short, sits low and breaks lines
 on some phones; the true minus sign (U+2212, "−3") is as wide as a digit and lines up in
 columns. Every page that shows a score or a total uses `minus` (the table page through
-`presenters.signed`, which adds a plus sign too); exports and the API keep plain numbers for
+`scoring.words.signed`, which adds a plus sign too); exports and the API keep plain numbers for
 the programs that read them.
 """
 

@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services, views
+from scoring import pages, services, watch
 from scoring.models import Game
 
 from .test_views import create, page, play
@@ -45,7 +45,7 @@ def no_render(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("the partial was rendered again")
 
-    monkeypatch.setattr(views, "_render", refuse)
+    monkeypatch.setattr(watch, "render_table", refuse)
 
 
 def cache_keys() -> list[str]:
@@ -126,13 +126,13 @@ def qr_drawn(monkeypatch) -> list[str]:
     """The contents of every QR code drawn from now on (with nothing kept yet)."""
     cache.clear()  # playing the game showed the page already
     drawn = []
-    make = views.segno.make
+    make = pages.segno.make
 
     def counting(content, *args, **kwargs):
         drawn.append(content)
         return make(content, *args, **kwargs)
 
-    monkeypatch.setattr(views.segno, "make", counting)
+    monkeypatch.setattr(pages.segno, "make", counting)
     return drawn
 
 

@@ -212,7 +212,7 @@ def test_a_pending_round_polls_and_a_failed_one_offers_a_retry(
     partial = organiser_client.get(
         event_url(organised_event, "organise_round", 1), HTTP_HX_REQUEST="true"
     )
-    assert text(partial).lstrip().startswith('<div id="round-body" hx-get=')
+    assert text(partial).lstrip().startswith('<div id="round-body" data-hx-get=')
 
     Round.objects.filter(pk=round_.pk).update(status="failed", build_error="too few players")
     body = text(organiser_client.get(event_url(organised_event)))

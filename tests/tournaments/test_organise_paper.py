@@ -55,7 +55,7 @@ def test_table_cards_carry_the_keeper_link_as_a_qr_code(organiser_client, publis
 
 
 def test_the_qr_code_encodes_the_absolute_keeper_link(organiser_client, published, monkeypatch):
-    from tournaments.views import organise_print
+    from tournaments.presenters import paper as organise_print
 
     made = []
     real = organise_print.segno.make

@@ -196,7 +196,7 @@ def test_results_arriving_from_the_tables_show_up_by_themselves(
     _round, tables = published
     page = text(organiser_client.get(url(organised_event, "organise_round", 1)))
     poll = url(organised_event, "organise_round", 1) + "?part=results"
-    assert f'hx-get="{poll}" hx-trigger="every 10s"' in page
+    assert f'data-hx-get="{poll}" data-hx-trigger="every 10s"' in page
     finish_game(tables[1].game, random.Random(5))
     response = organiser_client.get(poll, HTTP_HX_REQUEST="true")
     body = text(response)
@@ -211,7 +211,9 @@ def test_a_result_is_reopened_only_with_a_reason(organiser_client, organised_eve
     response = organiser_client.post(target, {"t1-reason": ""})
     assert response.status_code == 400
     assert "This field is required." in text(response)
-    assert re.search(r'<details class="reopen" id="reopen-1" hx-preserve open>', text(response))
+    assert re.search(
+        r'<details class="reopen" id="reopen-1" data-hx-preserve open>', text(response)
+    )
     assert Game.objects.get(pk=tables[0].game_id).confirmed
     response = organiser_client.post(target, {"t1-reason": "wrong tricks in deal 4"})
     assert response.status_code == 302

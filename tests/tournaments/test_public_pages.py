@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import bridge, selectors, services, tasks
+from tournaments import selectors, services, tasks
 from tournaments.models import Event, Round
 
 from .test_services import _rotate, play_table
@@ -370,87 +370,12 @@ def test_built_ago_is_worded_to_the_minute():
 
     from django.utils import timezone
 
-    from tournaments.views.public import built_ago
+    from tournaments.presenters.standings import built_ago
 
     now = timezone.now()
     assert built_ago(now - timedelta(seconds=20), now) == "built just now"
     assert built_ago(now - timedelta(minutes=2, seconds=30), now) == "built 2\xa0minutes ago"
     assert built_ago(now - timedelta(hours=1, minutes=5), now) == "built 1\xa0hour ago"
-
-
-# --- the cheap staleness check agrees with the stamp ---------------------------------------------
-
-
-def exact_stale(event) -> bool:
-    event = Event.objects.get(pk=event.pk)  # the stamp reads the settings off the object
-    snapshot = event.standings.first()
-    return snapshot is None or snapshot.results_stamp != bridge.results_stamp(event)
-
-
-def cheap_stale(event) -> bool:
-    return selectors.standings_head(event).stale
-
-
-def test_the_cheap_staleness_check_agrees_with_the_results_stamp(hold_builds):
-    event = make_event(numbered(7))
-    round_ = publish_round(event)
-    services.standings_build(event_id=event.pk)
-    tables = list(round_.tables.select_related("game").order_by("number"))
-    steps = [
-        ("nothing new", lambda: None),
-        ("a confirmed result", lambda: play_table(tables[0])),
-        (
-            "a reopened result",
-            lambda: services.result_reopen(table=tables[0], actor="o", reason="x"),
-        ),
-        ("a deal in play", lambda: play_deals(tables[1], 1)),
-        ("a new player", lambda: services.players_register(event=event, names=["Late"])),
-    ]
-    for what, change in steps:
-        change()
-        assert cheap_stale(event) == exact_stale(event), what
-        services.standings_build(event_id=event.pk)
-        assert cheap_stale(event) is exact_stale(event) is False, what
-
-
-def test_the_cheap_check_follows_closed_rounds_byes_and_settings(hold_builds):
-    event = make_event(numbered(7))
-    first = publish_round(event)  # with a bye
-    assert cheap_stale(event) is exact_stale(event) is True
-    services.standings_build(event_id=event.pk)
-    for table in first.tables.all():
-        play_table(table)
-    services.standings_build(event_id=event.pk)
-    assert cheap_stale(event) is exact_stale(event) is False
-    services.round_close(round_=first)
-    assert cheap_stale(event) is exact_stale(event) is True
-    services.standings_build(event_id=event.pk)
-    publish_round(event)  # round 2 has a bye too
-    assert cheap_stale(event) is exact_stale(event) is True
-    services.standings_build(event_id=event.pk)
-    assert cheap_stale(event) is exact_stale(event) is False
-    if hasattr(services, "event_update"):  # the organisers' settings form
-        event.refresh_from_db()
-        services.event_update(
-            event=event,
-            name="Renamed",
-            rounds_planned=event.rounds_planned,
-            pairing_modes=event.pairing_modes,
-            precedence=event.precedence,
-            placing_points=event.placing_points,
-            bye_policy=event.bye_policy,
-        )
-        assert cheap_stale(event) is exact_stale(event) is False  # a name is not a result
-        services.event_update(
-            event=event,
-            name="Renamed",
-            rounds_planned=event.rounds_planned,
-            pairing_modes=event.pairing_modes,
-            precedence=["score", "placing_points"],
-            placing_points=event.placing_points,
-            bye_policy=event.bye_policy,
-        )
-        assert cheap_stale(event) is exact_stale(event) is True
 
 
 # --- a player's page -----------------------------------------------------------------------------
@@ -543,7 +468,7 @@ def test_negative_numbers_carry_a_true_minus_sign_on_every_page(client):
         assert f"\u2212{-low}" in page, name
         assert not re.search(r">\s*-\d", page), name  # no hyphen-minus before a number
     # The API keeps plain numbers, for the programs that read it.
-    api = client.get(reverse("tournaments_api:standings", args=[event.slug]))
+    api = client.get(reverse("api:standings", args=[event.slug]))
     assert "\u2212" not in text(api) and "\\u2212" not in text(api)
     assert min(row["score"] for row in api.json()["rows"]) == low
 

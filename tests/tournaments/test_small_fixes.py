@@ -72,7 +72,7 @@ def test_the_player_page_tells_placing_points_from_game_points(played):
 def test_the_head_to_head_column_says_what_it_counts(played):
     played.precedence = ["placing_points", "head_to_head", "lot"]
     played.save()
-    services.standings_enqueue(played)
+    services.standings_changed(played)
     response = Client().get(reverse("tournaments:standings", args=[played.slug]))
     words = squash(response)
     assert "Head to head" not in words

@@ -14,7 +14,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from tournaments import services, tasks
+from tournaments import selectors, services, tasks
 from tournaments.models import Standings
 
 from .test_services import field, play_table
@@ -133,7 +133,6 @@ def test_a_real_worker_takes_a_rush_of_results_up_in_one_build(tmp_path):
     queue (as a retry would be) and one build takes both up."""
     from config.celery import app
     from scoring import services as scoring
-    from tournaments import bridge
 
     from ..workers import celery_worker
     from .conftest import finish_game
@@ -154,8 +153,7 @@ def test_a_real_worker_takes_a_rush_of_results_up_in_one_build(tmp_path):
         try:
 
             def current():
-                stamp = bridge.results_stamp(event)
-                return event.standings.filter(results_stamp=stamp).first()
+                return selectors.standings_current(event)
 
             scoring.game_confirm(game_id=tables[0].game_id, actor="org")
             _wait(current, process, log)

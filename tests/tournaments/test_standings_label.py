@@ -10,7 +10,7 @@ from django.utils import translation
 
 from tournaments import services
 from tournaments.models import Entry
-from tournaments.views.public import standings_label
+from tournaments.presenters.standings import standings_label
 
 from .test_public_pages import get, make_event, numbered, publish_round
 from .test_services import play_table

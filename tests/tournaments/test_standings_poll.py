@@ -1,12 +1,13 @@
 """The standings under polling: a thousand phones ask every few seconds (bench.site_load).
 
-What is pinned here, for the API: a poll costs a fixed, small number of queries whatever the
-field's size (none at all while a process's answer is fresh), the answer carries an ETag and
-a matching If-None-Match gets a 304, and the kept answer is the one the API would write out
-afresh. For the public page's fragment: it is rendered once per snapshot, staleness,
-wording and language and then read from the cache (the same bytes as a fresh render), the
-page itself shows that same fragment, and a new snapshot, new results, a new minute of
-"built … ago" or another language each make a new one.
+What is pinned here: the standings build writes out what the phones poll (the API's body,
+the standings and projector tables per language: tournaments.standings_render), and no poll
+renders the table again. For the API: a poll costs a fixed, small number of queries whatever
+the field's size (none at all while a process's answer is fresh), the answer carries an ETag
+and a matching If-None-Match gets a 304, and the stored answer is the one the API would write
+out afresh. For the public page's fragment: the same bytes as a fresh render, the page itself
+shows that same fragment, and a new snapshot, new results, a new minute of "built … ago",
+another language or a withdrawal each make a new one.
 """
 
 import json
@@ -19,10 +20,12 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 
-from tournaments import api, selectors, services, tasks
-from tournaments.models import Player
-from tournaments.views import public
+from tournaments import selectors, services, standings_render, tasks
+from tournaments.models import Entry, Standings
+from tournaments.presenters import standings as words
+from tournaments.views import public_standings as public
 
 from .test_services import field, play_table
 
@@ -96,7 +99,9 @@ def test_the_kept_answer_is_what_the_api_writes_afresh(client):
     for table in round_.tables.all():
         play_table(table)
     body = client.get(url(event)).json()
-    fresh = json.loads(json.dumps(api._standings_data(event, selectors.standings_latest(event))))
+    fresh = json.loads(
+        json.dumps(standings_render.api_data(event, selectors.standings_latest(event)))
+    )
     assert body == fresh
     assert body["stale"] is False and {row["player"] for row in body["rows"]} == {
         f"Player {n}" for n in range(1, 10)
@@ -145,6 +150,34 @@ def test_the_standings_build_takes_the_same_queries_for_a_bigger_field():
     assert counts[0] == counts[1]
 
 
+# --- written out when built ---------------------------------------------------------------------
+
+
+def test_the_build_writes_out_the_api_body_and_each_languages_tables():
+    event, round_ = published(9)
+    for table in round_.tables.all():
+        play_table(table)
+    snapshot = services.standings_build(event_id=event.pk)
+    stored = Standings.objects.get(pk=snapshot.pk)
+    view = selectors.standings_latest(event)
+    assert json.loads(stored.api_body) == json.loads(
+        json.dumps(standings_render.api_data(event, view))
+    )
+    assert set(stored.rendered) == {"en", "bg", "mark"}
+    for language in ("en", "bg"):
+        with translation.override(language):
+            table = words.table_context(event, view)
+            assert stored.rendered[language]["standings"] == render_to_string(
+                standings_render.STANDINGS_TABLE, table
+            )
+            assert stored.rendered[language]["projector"] == render_to_string(
+                standings_render.PROJECTOR_TABLE, table
+            )
+            assert stored.rendered[language]["counted"] == words.standings_label(snapshot)
+    assert "Player 1<" in stored.rendered["en"]["standings"]
+    assert "Играч" in stored.rendered["bg"]["standings"]
+
+
 # --- the public page's fragment ------------------------------------------------------------------
 
 
@@ -157,10 +190,18 @@ def page(event) -> str:
 
 
 def fresh_fragment(event, language: str = "en") -> str:
-    """The fragment rendered now from the database, bypassing every cache."""
+    """The fragment rendered now from the database, bypassing everything written out."""
     with translation.override(language):
         view = selectors.standings_latest(event)
-        context = {"event": event, **public.standings_context(event, view)}
+        table = ""
+        if view.snapshot is not None:
+            table = render_to_string(public.STANDINGS + "#table", words.table_context(event, view))
+        context = {
+            "event": event,
+            "poll_seconds": 15,
+            **words.head_context(view.snapshot, view.stale),
+            "table_html": mark_safe(table),
+        }
         return render_to_string(public.STANDINGS + "#standings", context)
 
 
@@ -171,17 +212,17 @@ def forget_fresh_fragment(event) -> None:
 
 
 def no_render(monkeypatch) -> None:
-    """From here on, rendering the standings would fail the test."""
+    """From here on, rendering the standings table would fail the test."""
 
     def refuse(*args, **kwargs):
         raise AssertionError("the standings were rendered again")
 
-    monkeypatch.setattr(public, "standings_context", refuse)
+    monkeypatch.setattr(standings_render, "table_context", refuse)
 
 
 @pytest.fixture
 def played():
-    """9 players, round 1 played and its standings built."""
+    """9 players, round 1 played and its standings built (and written out)."""
     event, round_ = published(9)
     for table in round_.tables.all():
         play_table(table)
@@ -189,26 +230,27 @@ def played():
     return event, round_
 
 
-def test_the_kept_fragment_is_a_fresh_render_and_is_not_rendered_again(
+def test_a_poll_serves_the_written_out_table_and_renders_nothing(
     client, played, monkeypatch, django_assert_num_queries
 ):
     event, _ = played
-    first = client.get(live(event))
+    no_render(monkeypatch)
+    with django_assert_num_queries(3):  # the event, the newest snapshot's head, its table
+        first = client.get(live(event))
     assert first.status_code == 200
     assert first.content.decode() == fresh_fragment(event)
     assert "Player 1<" in first.content.decode() and "built just now" in first.content.decode()
-    no_render(monkeypatch)
-    # a phone without the ETag (or with an old one) gets the kept fragment: no render, and
-    # while the check is fresh, no query at all
+    # a phone without the ETag (or with an old one) gets the same answer: while it is fresh,
+    # with no query at all
     with django_assert_num_queries(0):
         again = client.get(live(event), HTTP_IF_NONE_MATCH='"an old one"')
     assert again.status_code == 200 and again.content == first.content
     assert again["ETag"] == first["ETag"] and "no-cache" in again["Cache-Control"]
     with django_assert_num_queries(0):
         assert client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
-    # then the cheap check again, and still no render, no rows, no names
+    # then the database again: the same few queries, whatever the field's size
     forget_fresh_fragment(event)
-    with django_assert_num_queries(3):  # the event, the newest snapshot's id and time, staleness
+    with django_assert_num_queries(3):
         kept = client.get(live(event))
     assert kept.status_code == 200 and kept.content == first.content
     forget_fresh_fragment(event)
@@ -216,18 +258,15 @@ def test_the_kept_fragment_is_a_fresh_render_and_is_not_rendered_again(
         assert client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
 
 
-def test_the_page_shows_the_kept_fragment(client, played, monkeypatch, django_assert_num_queries):
+def test_the_page_shows_the_polled_fragment(client, played, monkeypatch, django_assert_num_queries):
     event, _ = played
-    with django_assert_num_queries(5):  # the event, the snapshot, staleness, the names,
+    no_render(monkeypatch)
+    with django_assert_num_queries(4):  # the event, the snapshot's head, its table,
         first = client.get(page(event))  # the tables settled after a walkout (walkouts.py)
     fragment = fresh_fragment(event)
     assert first.status_code == 200 and fragment in first.content.decode()
     assert first.content.decode().count('id="standings"') == 1
-    no_render(monkeypatch)
-    with django_assert_num_queries(4):  # the names are not read: the fragment is kept
-        again = client.get(page(event))
-    assert again.status_code == 200 and fragment in again.content.decode()  # (the nonce differs)
-    # the poll answers with the fragment the page rendered
+    # the poll answers with the fragment the page showed
     assert client.get(live(event)).content.decode() == fragment
 
 
@@ -256,12 +295,12 @@ def test_a_new_snapshot_and_new_results_make_a_new_fragment(client, monkeypatch)
 
 def test_another_language_is_another_fragment(client, played, monkeypatch):
     event, _ = played
+    no_render(monkeypatch)  # both were written out with the snapshot
     english = client.get(live(event))
     bulgarian = client.get(live(event), HTTP_ACCEPT_LANGUAGE="bg")
     assert bulgarian.status_code == 200 and bulgarian["ETag"] != english["ETag"]
     assert "Играч" in bulgarian.content.decode() and "Играч" not in english.content.decode()
     assert bulgarian.content.decode() == fresh_fragment(event, "bg")
-    no_render(monkeypatch)  # both are kept now, side by side
     assert client.get(live(event)).content == english.content
     assert client.get(live(event), HTTP_ACCEPT_LANGUAGE="bg").content == bulgarian.content
     page_bg = client.get(page(event), HTTP_ACCEPT_LANGUAGE="bg").content.decode()
@@ -282,80 +321,42 @@ def test_a_new_minute_of_built_ago_is_a_new_fragment(client, played, monkeypatch
     event, _ = played
     first = client.get(live(event))
     later = timezone.now() + timedelta(minutes=2, seconds=5)
-    monkeypatch.setattr(public.timezone, "now", lambda: later)
+    monkeypatch.setattr(words.timezone, "now", lambda: later)
     forget_fresh_fragment(event)
+    no_render(monkeypatch)
     moved = client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"])
     assert moved.status_code == 200 and moved["ETag"] != first["ETag"]
     assert "built 2\xa0minutes ago" in moved.content.decode()
 
 
-def test_a_renamed_player_shows_once_the_kept_fragment_expires(client, played):
+def test_a_withdrawal_writes_the_standings_out_again(client, played):
+    """The table marks withdrawn players: a withdrawal (or reinstatement) writes the newest
+    snapshot out again when it commits, under a new ETag, without waiting for a build."""
     event, _ = played
     first = client.get(live(event))
-    Player.objects.filter(entries__event=event, name="Player 1").update(name="Player One")
-    assert client.get(live(event)).content == first.content  # kept: FRAGMENT_SECONDS
-    cache.clear()  # what FRAGMENT_SECONDS passing does
-    renamed = client.get(live(event)).content.decode()
-    assert "Player One<" in renamed and renamed == fresh_fragment(event)
-
-
-def current_etag(event) -> str:
-    head = selectors.standings_head(event)
-    return public._standings_etag(head.snapshot_id, head.stale, head.built_at)
-
-
-def test_while_one_phone_renders_a_new_fragment_the_others_get_the_last_one(
-    client, played, monkeypatch
-):
-    """A new snapshot every few seconds (the confirmation rush) must not have every thread of
-    the site render the same 999 rows at once: one does, the others answer meanwhile with
-    the fragment before."""
-    event, _ = played
-    first = client.get(live(event))
-    later = timezone.now() + timedelta(minutes=2, seconds=5)
-    monkeypatch.setattr(public.timezone, "now", lambda: later)  # a new fragment is due
+    assert "withdrawn-tag" not in first.content.decode()
+    entry = Entry.objects.get(event=event, player__name="Player 1")
+    services.entry_withdraw(entry=entry, reason="went home")
     forget_fresh_fragment(event)
-    new = current_etag(event)
-    assert new != first["ETag"]
-    cache.set(public._rendering_key(event.pk, event.slug, new), True)  # another phone renders
-    with monkeypatch.context() as inner:
-        no_render(inner)
-        meanwhile = client.get(live(event))
-        assert meanwhile.status_code == 200 and meanwhile.content == first.content
-        assert meanwhile["ETag"] == first["ETag"]  # so its next poll asks again
-        assert client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
-    cache.delete(public._rendering_key(event.pk, event.slug, new))  # that render failed
-    done = client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"])
-    assert done.status_code == 200 and done["ETag"] == new
-    assert "built 2\xa0minutes ago" in done.content.decode()
+    gone = client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert gone.status_code == 200 and gone["ETag"] != first["ETag"]
+    assert gone.content.decode().count('class="withdrawn-tag"') == 1
+    assert gone.content.decode() == fresh_fragment(event)
+    projector = client.get(reverse("tournaments:projector", args=[event.slug])).content.decode()
+    assert projector.count('class="withdrawn-tag"') == 1
 
 
-def test_with_no_fragment_before_a_phone_waits_for_the_one_being_rendered(
-    client, played, monkeypatch
-):
+def test_a_snapshot_stored_before_is_written_out_by_the_first_poll(client, played):
+    """Snapshots from before this existed (or whose writing failed) have nothing stored: the
+    first poll writes them out, once, and the API answers the same body as ever."""
     event, _ = played
-    etag = current_etag(event)
-    html = fresh_fragment(event)
-    cache.set(public._rendering_key(event.pk, event.slug, etag), True)
-    waits = []
-
-    def other_render_finishes(seconds):
-        waits.append(seconds)
-        if len(waits) == 3:
-            cache.set(public._fragment_key(event.pk, event.slug, etag), html)
-
-    monkeypatch.setattr(public.time, "sleep", other_render_finishes)
-    no_render(monkeypatch)
+    event.standings.update(api_body="", rendered={})
     response = client.get(live(event))
-    assert response.status_code == 200 and response.content.decode() == html
-    assert response["ETag"] == etag and len(waits) == 3
-
-
-def test_a_phone_renders_itself_when_the_other_render_never_comes(client, played, monkeypatch):
-    event, _ = played
-    etag = current_etag(event)
-    cache.set(public._rendering_key(event.pk, event.slug, etag), True)
-    monkeypatch.setattr(public, "RENDER_WAIT_SECONDS", 0.2)
-    response = client.get(live(event))
-    assert response.status_code == 200 and response["ETag"] == etag
-    assert response.content.decode() == fresh_fragment(event)
+    assert response.status_code == 200 and response.content.decode() == fresh_fragment(event)
+    stored = event.standings.first()
+    assert stored.rendered["en"]["standings"] and stored.api_body
+    event.standings.update(api_body="", rendered={})
+    body = client.get(url(event)).json()
+    assert body == json.loads(
+        json.dumps(standings_render.api_data(event, selectors.standings_latest(event)))
+    )

@@ -11,7 +11,7 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, GameChange
-from tournaments import bridge, services, standings, walkouts
+from tournaments import bridge, event_settings, services, standings, walkouts
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
 
@@ -167,7 +167,7 @@ def test_a_substitute_must_be_free_and_checked_in(evening, who, message):
         player = Player.objects.create(club=event.club, name="Nobody Here")
     with pytest.raises(TournamentError, match=message) as refused:
         walkouts.table_substitute(table=first, seat=1, player=player, reason="x", actor="o")
-    assert refused.value.status == 400
+    assert refused.value.kind == "invalid"  # the API answers 400
     first.refresh_from_db()
     assert first.substitutions == [] and first.game.changes.count() == 1
 
@@ -232,7 +232,7 @@ def test_a_game_with_no_hand_cannot_be_finished_as_it_stands(evening):
     table = tables_of(round_)[0]
     with pytest.raises(NotAllowed, match="no hand has been played") as refused:
         walkouts.table_finish(table=table, reason="left at once", actor="olga")
-    assert refused.value.status == 409
+    assert refused.value.kind == "not_allowed"  # the API answers 409
     table.refresh_from_db()
     assert table.game.result == Game.Result.IN_PLAY and table.outcome == Table.Outcome.PLAYED
 
@@ -304,11 +304,13 @@ def test_void_players_get_the_events_void_policy(evening, policy, placing_points
     assert rows[leaver.pk].metrics["placing_points"] == 0  # who walked out gets nothing
 
 
-def test_voiding_changes_the_results_stamp_and_so_rebuilds_the_standings(evening):
+def test_voiding_moves_the_results_version_and_so_rebuilds_the_standings(evening):
     event, round_ = evening
-    before = bridge.results_stamp(event)
+    event.refresh_from_db()
+    before = event.results_version
     walkouts.table_void(table=tables_of(round_)[0], reason="left", actor="olga")
-    assert bridge.results_stamp(event) != before
+    event.refresh_from_db()
+    assert event.results_version > before
 
 
 # --- adjusted result ----------------------------------------------------------------------------
@@ -357,7 +359,7 @@ def test_an_adjusted_result_must_name_each_seat_once(evening, placings, totals):
     table = tables_of(round_)[0]
     with pytest.raises(TournamentError) as refused:
         walkouts.table_adjust(table=table, placings=placings, totals=totals, reason="r")
-    assert refused.value.status == 400
+    assert refused.value.kind == "invalid"  # the API answers 400
     table.refresh_from_db()
     assert table.outcome == Table.Outcome.PLAYED and not table.game.confirmed
 
@@ -391,7 +393,8 @@ def test_a_closed_rounds_tables_cannot_change(evening):
 
 
 def test_the_void_policy_is_an_editable_setting(organised_event):
-    assert "void_policy" in services.EDITABLE_SETTINGS
+    assert "void_policy" in event_settings.SETTING_NAMES
+    assert "void_policy" in event_settings.STANDINGS_SETTINGS
     assert organised_event.void_policy == "bye"
     services.event_update(
         event=organised_event,
@@ -426,12 +429,12 @@ def test_the_public_pages_notice_a_void_table_as_a_change_to_the_standings(eveni
 
     event, round_ = evening
     snapshot = services.standings_build(event_id=event.pk)
-    assert not selectors.results_newer_than(event, snapshot.built_at)
+    assert not selectors.standings_head(event).stale
     walkouts.table_void(table=tables_of(round_)[0], reason="left", actor="olga")
-    assert selectors.results_newer_than(event, snapshot.built_at)
+    assert selectors.standings_head(event).stale
     newer = services.standings_build(event_id=event.pk)
     assert newer.pk != snapshot.pk
-    assert not selectors.results_newer_than(event, newer.built_at)
+    assert not selectors.standings_head(event).stale
 
 
 def test_a_bye_may_carry_its_own_policy_and_averages_see_games_only():

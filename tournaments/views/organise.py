@@ -10,6 +10,8 @@ and the service's message (400 for bad input, 409 when the event's state does no
 
 from __future__ import annotations
 
+from functools import partial
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,11 +22,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from .. import organise_presenters as words
 from .. import selectors, services
-from ..errors import TournamentError
 from ..forms import ClubForm, EventCreateForm, EventSettingsForm, OrganiserForm
 from ..models import Event, Round
 from ..tables import EXPORTS, FORMATS
-from .organise_access import actor, error_status, organiser_required, private
+from ..web.access import actor, error_status, organiser_required, private
+from ..web.forms_flow import submit
 
 DASHBOARD = "tournaments/organise/event.html"
 POSTER_QR_SCALE = 10  # modules of 10 px: the SVG is scaled to the page by CSS anyway
@@ -62,6 +64,13 @@ def club_create(request):
     return redirect(f"{reverse('tournaments:organise_event_new')}?club={club.pk}")
 
 
+def _creation(form: EventCreateForm) -> dict:
+    """What services.event_create takes from the new event's form."""
+    data = form.cleaned_data
+    rules = {key: data[key] for key in ("club", "ruleset", "options")}
+    return {**rules, **form.settings()}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def event_new(request):
@@ -71,24 +80,18 @@ def event_new(request):
     form = EventCreateForm(request.POST or None, clubs=clubs, initial=initial)
     status = 200
     if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                event = services.event_create(
-                    club=data["club"],
-                    ruleset=data["ruleset"],
-                    options=data["options"],
-                    organisers=[request.user],
-                    actor=actor(request),
-                    **form.settings(),
-                )
-            except TournamentError as error:
-                form.add_error(None, error.message)
-                status = error.status
-            else:
-                messages.success(request, _("Event %(name)s created.") % {"name": event.name})
-                return redirect("tournaments:organise_event", slug=event.slug)
+        outcome = submit(
+            form,
+            services.event_create,
+            data=partial(_creation, form),
+            organisers=[request.user],
+            actor=actor(request),
+        )
+        if outcome.ok:
+            event = outcome.result
+            messages.success(request, _("Event %(name)s created.") % {"name": event.name})
+            return redirect("tournaments:organise_event", slug=event.slug)
+        status = outcome.status
     context = {"form": form, "has_clubs": clubs.exists()}
     return private(render(request, "tournaments/organise/event_new.html", context, status=status))
 
@@ -107,9 +110,9 @@ def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
         "can_build": next_number is not None,
         "next_number": next_number,
         "field_size": field_size,
-        # said before the tap: the service refuses such a round at once anyway
-        "too_few": services.too_few_players(field_size)
-        if next_number and field_size < services.ROUND_MIN_PLAYERS
+        # said before the tap, by the service's own rule (services.round_refusal)
+        "too_few": refusal.message
+        if next_number and (refusal := services.round_refusal(event))
         else "",
         # polled while a round is built; a stuck build waits for the organiser instead
         "building": any(
@@ -139,12 +142,11 @@ def round_create(request, event: Event):
     """Build the next round: the pairing runs as a task; the round page waits for it. A
     refusal (too few players, a round still open) goes back to the dashboard with the reason:
     a reload then shows the dashboard, it does not post again."""
-    try:
-        round_ = services.round_create(event=event, actor=actor(request))
-    except TournamentError as error:
-        messages.error(request, error.message)
+    outcome = submit(None, services.round_create, event=event, actor=actor(request))
+    if not outcome.ok:
+        messages.error(request, outcome.error)
         return redirect("tournaments:organise_event", slug=event.slug)
-    return redirect("tournaments:organise_round", slug=event.slug, number=round_.number)
+    return redirect("tournaments:organise_round", slug=event.slug, number=outcome.result.number)
 
 
 @organiser_required
@@ -189,13 +191,11 @@ def settings(request, event: Event):
     if request.method == "GET":
         return _settings(request, event)
     form = EventSettingsForm(request.POST)
-    if not form.is_valid():
-        return _settings(request, event, form=form, status=400)
-    try:
-        services.event_update(event=event, actor=actor(request), **form.settings())
-    except TournamentError as error:
-        form.add_error(None, error.message)
-        return _settings(request, event, form=form, status=error.status)
+    outcome = submit(
+        form, services.event_update, data=form.settings, event=event, actor=actor(request)
+    )
+    if not outcome.ok:
+        return _settings(request, event, form=form, status=outcome.status)
     messages.success(request, _("Settings saved."))
     return redirect("tournaments:organise_event", slug=event.slug)
 
@@ -204,15 +204,12 @@ def settings(request, event: Event):
 @require_POST
 def organiser_add(request, event: Event):
     form = OrganiserForm(request.POST)
-    if not form.is_valid():
-        return _settings(request, event, organiser_form=form, status=400)
-    try:
-        user = services.organiser_add(
-            event=event, username=form.cleaned_data["username"], actor=actor(request)
-        )
-    except TournamentError as error:
-        form.add_error("username", error.message)
-        return _settings(request, event, organiser_form=form, status=error.status)
+    outcome = submit(
+        form, services.organiser_add, error_field="username", event=event, actor=actor(request)
+    )
+    if not outcome.ok:
+        return _settings(request, event, organiser_form=form, status=outcome.status)
+    user = outcome.result
     messages.success(
         request, _("%(username)s now organises this event.") % {"username": user.get_username()}
     )

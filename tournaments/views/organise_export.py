@@ -15,7 +15,7 @@ from django_tables2.export import TableExport
 
 from ..models import Event
 from ..tables import EXPORTS, FORMATS
-from .organise_access import organiser_required, private
+from ..web.access import organiser_required, private
 
 
 @organiser_required

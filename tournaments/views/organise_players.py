@@ -24,10 +24,10 @@ from scoring.names import near_pairs
 
 from .. import selectors, services, walkouts
 from ..csv_import import names_from_text
-from ..errors import TournamentError
 from ..forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
 from ..models import Entry, Event
-from .organise_access import actor, error_status, organiser_required
+from ..web.access import actor, error_status, organiser_required
+from ..web.forms_flow import submit
 
 PLAYERS = "tournaments/organise/players.html"
 MAX_FILTER = 80
@@ -122,11 +122,11 @@ def player_add(request, event: Event):
     if not form.is_valid():
         return _players(request, event, player_form=form, status=400)
     name = form.cleaned_data["name"]
-    try:
-        registered = _register(request, event, [name])
-    except TournamentError as error:
-        form.add_error("name", error.message)
-        return _players(request, event, player_form=form, status=error.status)
+    outcome = submit(None, _register, request=request, event=event, names=[name])
+    if not outcome.ok:
+        form.add_error("name", outcome.error)
+        return _players(request, event, player_form=form, status=outcome.status)
+    registered = outcome.result
     known = registered.entries[0].player.name
     if registered.added and known != name:
         messages.success(
@@ -160,11 +160,11 @@ def players_paste(request, event: Event):
         form.add_error("names", _("No names found: put one name on each line."))
     if form.errors:
         return _players(request, event, paste_form=form, status=400)
-    try:
-        registered = _register(request, event, parsed.names)
-    except TournamentError as error:
-        form.add_error("names", error.message)
-        return _players(request, event, paste_form=form, status=error.status)
+    outcome = submit(None, _register, request=request, event=event, names=parsed.names)
+    if not outcome.ok:
+        form.add_error("names", outcome.error)
+        return _players(request, event, paste_form=form, status=outcome.status)
+    registered = outcome.result
     added, already = registered.added, registered.already
     parts = [ngettext("%(n)s player entered.", "%(n)s players entered.", added) % {"n": added}]
     if already:
@@ -196,55 +196,39 @@ def _entry_changed(request, event: Event, entry: Entry, *, error: str = "", stat
     return _back(event, _filter(request))
 
 
-def _change_entry(request, event: Event, entry_id: int, form, invalid: str, change):
-    """One player's check-in, withdrawal or reinstatement: `form` must hold, then
-    `change(entry, cleaned_data)` (the service refuses what the player's state does not allow)
-    and the row (or the list) is shown again."""
+def _change_entry(request, event: Event, entry_id: int, form, invalid: str, service):
+    """One player's check-in, withdrawal or reinstatement: `form` must hold (else `invalid`
+    is said), then `service` with the form's data (it refuses what the player's state does
+    not allow), and the row (or the list) is shown again."""
     entry = _entry(event, entry_id)
-    if not form.is_valid():
+    outcome = submit(form, service, entry=entry, actor=actor(request))
+    if outcome.invalid:
         return _entry_changed(request, event, entry, error=invalid, status=400)
-    try:
-        change(entry, form.cleaned_data)
-    except TournamentError as error:
-        return _entry_changed(request, event, entry, error=error.message, status=error.status)
-    return _entry_changed(request, event, entry)
+    return _entry_changed(request, event, entry, error=outcome.error, status=outcome.status)
 
 
 def _change_with_reason(request, event: Event, entry_id: int, service):
     """A withdrawal or a reinstatement: `service` with the reason typed (or none) for the log."""
-    return _change_entry(
-        request,
-        event,
-        entry_id,
-        OptionalReasonForm(request.POST),
-        _("Keep the reason under 500 characters."),
-        lambda entry, data: service(entry=entry, reason=data["reason"], actor=actor(request)),
-    )
+    invalid = _("Keep the reason under 500 characters.")
+    form = OptionalReasonForm(request.POST)
+    return _change_entry(request, event, entry_id, form, invalid, service)
 
 
 @organiser_required
 @require_POST
 def check_in(request, event: Event, entry_id: int):
     """One tap: check the player in (or out)."""
-    return _change_entry(
-        request,
-        event,
-        entry_id,
-        CheckInForm(request.POST),
-        _("Check in or out?"),
-        lambda entry, data: services.entry_check_in(
-            entry=entry, checked_in=data["checked_in"], actor=actor(request)
-        ),
-    )
+    form, invalid = CheckInForm(request.POST), _("Check in or out?")
+    return _change_entry(request, event, entry_id, form, invalid, services.entry_check_in)
 
 
 @organiser_required
 @require_POST
 def check_in_all(request, event: Event):
-    try:
-        count = services.entries_check_in_all(event=event, actor=actor(request))
-    except TournamentError as error:
-        return _players(request, event, error=error.message, status=error.status)
+    outcome = submit(None, services.entries_check_in_all, event=event, actor=actor(request))
+    if not outcome.ok:
+        return _players(request, event, error=outcome.error, status=outcome.status)
+    count = outcome.result
     messages.success(
         request,
         ngettext("%(n)s player checked in.", "%(n)s players checked in.", count) % {"n": count},

@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
@@ -27,9 +27,10 @@ from scoring.presenters import signed
 from scoring.selectors import game_state, live_entries
 
 from .. import selectors, services, walkouts
-from ..errors import TournamentError
 from ..models import VOID_POLICIES, Event, Player, Round, Table
-from .organise_access import actor, organiser_required
+from ..vocabulary import TableStatus
+from ..web.access import actor, organiser_required
+from ..web.forms_flow import submit
 
 PAGE = "tournaments/organise/table.html"
 MAX_REASON = 500
@@ -123,6 +124,10 @@ class AdjustForm(Form):
         data["totals"] = None if None in totals else totals
         return data
 
+    def adjustment(self) -> dict:
+        """What walkouts.table_adjust takes from the form."""
+        return {key: self.cleaned_data[key] for key in ("placings", "totals", "reason")}
+
 
 @dataclass(frozen=True)
 class SeatLine:
@@ -162,7 +167,28 @@ def _history(table: Table) -> list[GameChange]:
     ]
     if table.game_id is None:
         return []
-    return list(table.game.changes.filter(action__in=walkout).order_by("at", "pk"))
+    changes = list(table.game.changes.filter(action__in=walkout).order_by("at", "pk"))
+    for change in changes:  # the template says who took whose seat from which deal
+        change.substitution = change.action == GameChange.Action.SEAT_SUBSTITUTED
+    return changes
+
+
+def _status_sentence(table: Table, status: str, deals: int) -> str:
+    """The table's state (walkouts.table_status) in a sentence, and whether it ended early."""
+    if status == TableStatus.PLAYING:
+        sentence = ngettext(
+            "Playing: %(n)s deal entered.", "Playing: %(n)s deals entered.", deals
+        ) % {"n": deals}
+    else:
+        sentence = {
+            TableStatus.FINISHED: _("Finished, waiting for confirmation."),
+            TableStatus.CONFIRMED: _("Confirmed."),
+            TableStatus.ADJUSTED: _("Adjusted result, confirmed."),
+            TableStatus.VOID: _("Void: the game is set aside."),
+        }.get(status, "")
+    if table.outcome == Table.Outcome.ENDED_EARLY:
+        sentence += " " + _("Ended as it stood.")
+    return sentence
 
 
 def _render(request, event: Event, table: Table, *, error: str = "", status: int = 200, **forms_):
@@ -186,6 +212,7 @@ def _render(request, event: Event, table: Table, *, error: str = "", status: int
     ]
     candidates = walkouts.substitute_candidates(table)
     status_code = walkouts.table_status(table)
+    deals = len(live_entries(game)) if game is not None else 0
     preview, preview_error = _finish_preview(table)
     context = {
         "event": event,
@@ -193,10 +220,12 @@ def _render(request, event: Event, table: Table, *, error: str = "", status: int
         "table": table,
         "status": status_code,
         "seats": seats,
-        "deals": len(live_entries(game)) if game is not None else 0,
-        "open": table.round.status == Round.Status.PUBLISHED
+        "deals": deals,
+        "status_sentence": _status_sentence(table, status_code, deals),
+        "confirmed": status_code == TableStatus.CONFIRMED,
+        "open": table.round.is_published
         and game is not None
-        and status_code in ("playing", "finished"),
+        and status_code in (TableStatus.PLAYING, TableStatus.FINISHED),
         "void_policy": dict(VOID_POLICIES)[event.void_policy],
         "preview": preview,
         "preview_error": preview_error,
@@ -231,6 +260,20 @@ def table_detail(request, event: Event, number: int, table_number: int):
     return _render(request, event, _table(event, number, table_number))
 
 
+def _substitute(*, table: Table, seat: int, player, new_name: str, reason: str, actor: str):
+    """The substitute form's writes: a new name is entered (checked in) first, then takes
+    the seat (walkouts.table_substitute). Returns the player who sits down."""
+    if new_name:
+        entry = services.players_register(
+            event=table.round.event, names=[new_name], checked_in=True, actor=actor
+        )[0]
+        sitting = entry.player
+    else:
+        sitting = Player.objects.get(pk=player)
+    walkouts.table_substitute(table=table, seat=seat, player=sitting, reason=reason, actor=actor)
+    return sitting
+
+
 @organiser_required
 @require_POST
 def table_substitute(request, event: Event, number: int, table_number: int):
@@ -239,30 +282,12 @@ def table_substitute(request, event: Event, number: int, table_number: int):
     form = SubstituteForm(
         request.POST, table=table, candidates=walkouts.substitute_candidates(table)
     )
-    if not form.is_valid():
-        return _render(request, event, table, status=400, substitute_form=form)
-    data = form.cleaned_data
-    try:
-        if data["new_name"]:
-            entry = services.players_register(
-                event=event, names=[data["new_name"]], checked_in=True, actor=actor(request)
-            )[0]
-            player = entry.player
-        else:
-            player = Player.objects.get(pk=data["player"])
-        walkouts.table_substitute(
-            table=table,
-            seat=data["seat"],
-            player=player,
-            reason=data["reason"],
-            actor=actor(request),
-        )
-    except TournamentError as error:
-        form.add_error(None, error.message)
-        return _render(request, event, table, status=error.status, substitute_form=form)
+    outcome = submit(form, _substitute, table=table, actor=actor(request))
+    if not outcome.ok:
+        return _render(request, event, table, status=outcome.status, substitute_form=form)
     message = _("%(name)s takes seat %(seat)s from the next deal on.") % {
-        "name": player.name,
-        "seat": data["seat"] + 1,
+        "name": outcome.result.name,
+        "seat": form.cleaned_data["seat"] + 1,
     }
     return _done(request, event, table, message)
 
@@ -270,13 +295,9 @@ def table_substitute(request, event: Event, number: int, table_number: int):
 def _reason_step(request, event, number, table_number, prefix: str, key: str, service, message):
     table = _table(event, number, table_number)
     form = ReasonOnlyForm(request.POST, prefix=prefix)
-    if not form.is_valid():
-        return _render(request, event, table, status=400, **{key: form})
-    try:
-        service(table=table, reason=form.cleaned_data["reason"], actor=actor(request))
-    except TournamentError as error:
-        form.add_error(None, error.message)
-        return _render(request, event, table, status=error.status, **{key: form})
+    outcome = submit(form, service, table=table, actor=actor(request))
+    if not outcome.ok:
+        return _render(request, event, table, status=outcome.status, **{key: form})
     return _done(request, event, table, message % {"t": table.number})
 
 
@@ -306,20 +327,11 @@ def table_adjust(request, event: Event, number: int, table_number: int):
     """The organisers' own result, confirmed and marked adjusted."""
     table = _table(event, number, table_number)
     form = AdjustForm(request.POST, table=table)
-    if not form.is_valid():
-        return _render(request, event, table, status=400, adjust_form=form)
-    data = form.cleaned_data
-    try:
-        walkouts.table_adjust(
-            table=table,
-            placings=data["placings"],
-            totals=data["totals"],
-            reason=data["reason"],
-            actor=actor(request),
-        )
-    except TournamentError as error:
-        form.add_error(None, error.message)
-        return _render(request, event, table, status=error.status, adjust_form=form)
+    outcome = submit(
+        form, walkouts.table_adjust, data=form.adjustment, table=table, actor=actor(request)
+    )
+    if not outcome.ok:
+        return _render(request, event, table, status=outcome.status, adjust_form=form)
     return _done(
         request, event, table, _("Table %(t)s: adjusted result confirmed.") % {"t": table.number}
     )

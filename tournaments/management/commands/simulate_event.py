@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 import engine
 from config.celery import app as celery_app
 from scoring import autoplay
-from tournaments import bridge, pairing, services
+from tournaments import pairing, selectors, services
 from tournaments.models import Round, Table
 
 WAIT_SECONDS = 300
@@ -88,12 +88,10 @@ def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -
         for table in tables:
             _play(table, rng)
         services.round_close(round_=round_, actor="simulator")
-        # The round's results are all in: the build to wait for is the one with this stamp
-        # (hashed once here, not at every poll).
-        stamp = bridge.results_stamp(event)
+        # The round's results are all in: wait for the build that counts them all.
         snapshot = _wait_for(
-            lambda: event.standings.first(),
-            lambda s, stamp=stamp: s is not None and s.results_stamp == stamp,
+            lambda: selectors.standings_current(event),
+            lambda s: s is not None,
             "the standings",
         )
         output["seconds"]["standings"].append(snapshot.build_seconds)

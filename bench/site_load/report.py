@@ -1,0 +1,89 @@
+"""The figures: the machine, the load average, and the table printed per run."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+from pathlib import Path
+
+
+def machine() -> dict:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    memory = next(
+        (
+            round(int(line.split()[1]) / 1024**2, 1)
+            for line in Path("/proc/meminfo").read_text().splitlines()
+            if line.startswith("MemTotal")
+        ),
+        None,
+    )
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "memory_gib": memory,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def print_report(args: argparse.Namespace, report: dict) -> None:
+    print(
+        f"\n{args.tables} tables x {args.deals} hands, {args.phones} phones"
+        f" polling every {args.poll} s: {report['load_seconds']} s,"
+        f" {report['requests']} requests ({report['requests_per_s']}/s); load average"
+        f" before {report['load_average']['before']}, after {report['load_average']['after']}"
+    )
+    print(
+        f"{'endpoint':<40} {'count':>7} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>8}"
+        f"  errors"
+    )
+    for name, s in report["endpoints"].items():
+        errors = s["errors_by_status"] or ""
+        print(
+            f"{name:<40} {s['count']:>7} {s['p50_ms']:>7} {s['p95_ms']:>7} {s['p99_ms']:>7}"
+            f" {s['max_ms']!s:>8}  {s['errors']} {errors}"
+        )
+        for status, f in s["by_status"].items():
+            if len(s["by_status"]) > 1:
+                print(
+                    f"{'  ' + status:<40} {f['count']:>7} {f['p50_ms']:>7} {f['p95_ms']:>7}"
+                    f" {f['p99_ms']:>7} {f['max_ms']!s:>8}"
+                )
+    checks = report["checks"]
+    print(
+        f"deals sent {checks['deals_sent']}, stored {checks['deals_stored_live']}; lost"
+        f" {checks['lost_deals']}, doubled {checks['doubled_deals']}, games not as sent"
+        f" {checks['games_not_as_sent']}, not confirmed {checks['games_not_confirmed']};"
+        f" standings equal a fresh build: {checks['standings_equal_fresh_build']}"
+        f" ({checks['standings_snapshots_stored']} snapshots stored)"
+    )
+    print(f"worker: {report['worker']}")
+    print(f"CPU seconds: {report['cpu_seconds']}; loop lag {report['event_loop_lag_ms']} ms")
+    names = [key for key in (report["timeline"] or [{}])[0] if key.startswith("p95_ms")]
+    print(
+        "timeline: from s, requests/s, p95 ms of "
+        + ", ".join(n[7:] for n in names)
+        + "; loop lag p99 ms"
+    )
+    for row in report["timeline"]:
+        print(
+            f"  {row['from_s']:>5} {row['requests_per_s']:>7}",
+            *(row[n] for n in names),
+            row.get("loop_lag_p99_ms"),
+        )
+    for name, target in report["targets"].items():
+        print(f"target {name}: {target}")
+    for note in report["notes"]:
+        print(f"note: {note}")

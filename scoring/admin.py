@@ -1,0 +1,46 @@
+"""Games, their deals and their history in the admin, read-only (config.readonly_admin).
+
+A game's secret is never shown: it is not editable, so the admin leaves it out of every page,
+and it is neither listed nor searchable here.
+"""
+
+from django.contrib import admin
+
+from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
+
+from .models import DealEntry, Game, GameChange
+
+
+class DealInline(ReadOnlyInline):
+    model = DealEntry
+    fields = ("number", "calls", "tricks", "last_tricks", "entered_by", "undone_at")
+
+
+class ChangeInline(ReadOnlyInline):
+    model = GameChange
+    fields = ("at", "action", "deal_number", "actor", "reason")
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ("id", "ruleset", "players", "result", "version", "created_at", "confirmed_at")
+    list_filter = ("result", "ruleset", "created_at")
+    search_fields = ("=id", "players", "confirmed_by")
+    date_hierarchy = "created_at"
+    inlines = (DealInline, ChangeInline)
+
+
+@admin.register(DealEntry)
+class DealEntryAdmin(ReadOnlyAdmin):
+    list_display = ("game", "number", "calls", "tricks", "entered_at", "entered_by", "undone_at")
+    list_filter = ("entered_at", "undone_at")
+    search_fields = ("=game__id", "entered_by", "undone_by")
+    list_select_related = ("game",)
+
+
+@admin.register(GameChange)
+class GameChangeAdmin(ReadOnlyAdmin):
+    list_display = ("game", "at", "action", "deal_number", "actor")
+    list_filter = ("action", "at")
+    search_fields = ("=game__id", "actor", "reason")
+    list_select_related = ("game",)

@@ -1,0 +1,75 @@
+"""Every refusal of the scoring app, by code: the one catalogue its errors are worded from.
+
+Services raise ``Conflict("deal_not_next", n=3, next=4)`` and know neither gettext nor HTTP;
+``error.message`` renders the text below in the language active when it is read, so the edge
+(a page, the API) decides the language. Each text names its values ``%(name)s`` as the
+error's params do. The engine's own refusals are not here: they are worded by
+scoring/rule_words.py from the RuleError an error carries on ``error.rule``.
+tests/scoring/test_messages.py runs every code through Bulgarian.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+MESSAGES: dict[str, Promise] = {
+    # --- a new game, and names at a table
+    "players_not_three": _("players must be three names, by seat"),
+    "name_too_long": _("a name has at most %(n)s characters"),
+    "name_missing": _("each player needs a name"),
+    "name_twice": _(
+        "“%(name)s” is written twice: add an initial or a surname so the sheet tells "
+        "the players apart"
+    ),
+    "names_same": _(
+        "“%(first)s” and “%(second)s” are the same name: add an initial or a surname so "
+        "the sheet tells the players apart"
+    ),
+    # --- recording, undoing and correcting deals
+    "call_not_open": _("That call is not open now: start the calls again."),
+    "deal_number": _("deal must be the positive number of the deal being entered"),
+    "deal_taken": _("deal %(n)s is already recorded with other values"),
+    "deal_not_next": _("deal %(n)s is not the next deal: the next is %(next)s"),
+    "confirmed_no_deals": _("the result is confirmed: no more deals"),
+    "void_no_deals": _("the game is void (set aside by the organisers): no more deals"),
+    "undo_stale": _(
+        "This confirmation is out of date: the game has changed since it was shown. "
+        "Nothing was undone."
+    ),
+    "undo_confirmed": _("the result is confirmed: reopen it before undoing a deal"),
+    "undo_not_last": _("only the last deal (%(n)s) can be undone"),
+    "confirmed": _("the result is confirmed"),
+    "last_tricks_not_last": _("trick winners can only be added to the last deal, a played hand"),
+    "last_tricks_not_list": _("last_tricks must be a list of seats, the most recent first"),
+    "correct_number": _("deal must be the positive number of a recorded deal"),
+    "correct_confirmed": _("the result is confirmed: an organiser must reopen it first"),
+    "void": _("the game is void (set aside by the organisers)"),
+    "deal_not_recorded": _("deal %(n)s is not recorded yet: %(count)s deals are recorded"),
+    "result_by_hand": _("the organisers set this game's result by hand: ask them to change it"),
+    # --- the result
+    "not_confirmable": _("only a finished game with settled placings can be confirmed"),
+    "reopen_reason": _("say why the result is reopened"),
+    "not_confirmed": _("the result is not confirmed"),
+    # --- a walkout: substitute, end early, void, adjust
+    "reason_missing": _("say why"),
+    "reopen_first": _("the result is confirmed: reopen it first"),
+    "seat_invalid": _("seat must be 0, 1 or 2"),
+    "finished_no_deal_left": _("the game is finished: no deal is left to play"),
+    "no_hand_played": _("no hand has been played yet: void the table or enter a result by hand"),
+    "level_needs_last_tricks": _(
+        "the totals are level and only the winners of the last hand's tricks can "
+        "separate them: add them on the score sheet, or enter a result by hand"
+    ),
+    "needs_last_tricks": _("the game needs the winners of the last tricks to be placed"),
+    "placings_invalid": _("placings must be the three seats (0, 1, 2), first to last"),
+    "totals_invalid": _("totals must be three whole numbers, by seat"),
+}
+
+
+def render(code: str, params: Mapping[str, object]) -> str:
+    """The message of `code` in the active language, its params filled in."""
+    text = str(MESSAGES[code])
+    return text % dict(params) if params else text

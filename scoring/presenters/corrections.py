@@ -1,0 +1,154 @@
+"""Correcting a deal, and two phones that entered the same deal: the choices and the words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+import engine
+
+from .. import selectors
+from ..models import DealEntry, Game, GameChange
+from ..words import actor_name, calls_text, seats_text
+from .sentences import call_made
+
+
+@dataclass(frozen=True)
+class CallsChoice:
+    value: str  # the calls, comma-separated, as the forms carry them
+    label: str
+    redeal: bool
+
+
+def _auction_words(auction: engine.Auction, names: list[str]) -> str:
+    words = " ".join(call_made(made, names).sentence for made in auction.calls)
+    return f"{words} {_('Redeal.')}" if auction.redeal else words
+
+
+def calls_choices(game: Game, before: list[DealEntry]) -> list[CallsChoice]:
+    """Every way the calls of the deal after `before` may go under the rules, in words: the
+    choices of the correction form (a redeal, or a contract after any passes)."""
+    names = list(game.players)
+    choices: list[CallsChoice] = []
+
+    def walk(auction: engine.Auction) -> None:
+        for call in auction.allowed_calls():
+            after = auction.call(call.name)
+            if after.finished:
+                value = ",".join(made.call.name for made in after.calls)
+                choices.append(CallsChoice(value, _auction_words(after, names), after.redeal))
+            else:
+                walk(after)
+
+    walk(selectors.engine_game(game, before).auction())
+    return choices
+
+
+def deal_words(game: Game, before: list[DealEntry], calls: object, tricks: object) -> str:
+    """A deal as it was (or would be) entered after `before`: who called what, each player's
+    tricks. Calls the rules do not allow there are listed by name."""
+    names = list(game.players)
+    try:
+        auction = selectors.engine_game(game, before).auction()
+        for name in calls if isinstance(calls, list) else []:
+            auction = auction.call(name)
+        words = _auction_words(auction, names)
+    except engine.RuleError:
+        words = _("calls: %(calls)s") % {"calls": calls_text(calls)}
+    if isinstance(tricks, list) and len(tricks) == 3:
+        words += " " + _("Tricks: %(tricks)s.") % {"tricks": seats_text(tricks, names)}
+    return words
+
+
+@dataclass(frozen=True)
+class CorrectionView:
+    number: int
+    dealer_name: str
+    targets: list[tuple[str, int]]  # name, target
+    recorded: str  # the deal as it stands, in words
+    choices: list[CallsChoice]
+    entry: DealEntry
+
+
+def correction_view(game: Game, number: int) -> CorrectionView | None:
+    """What the correction page shows for deal `number`; None if it is not recorded."""
+    entries = selectors.live_entries(game)
+    if not 1 <= number <= len(entries):
+        return None
+    before = entries[: number - 1]
+    played = selectors.engine_game(game, before)
+    upcoming = played.state().next
+    names = list(game.players)
+    entry = entries[number - 1]
+    return CorrectionView(
+        number=number,
+        dealer_name=names[upcoming.dealer],
+        targets=[(names[seat], upcoming.targets[seat]) for seat in range(3)],
+        recorded=deal_words(game, before, entry.calls, entry.tricks),
+        choices=calls_choices(game, before),
+        entry=entry,
+    )
+
+
+@dataclass(frozen=True)
+class ClashView:
+    """Two phones entered the same deal differently: both versions, side by side."""
+
+    number: int
+    recorded: str
+    mine: str
+    calls: str  # what this phone sent, for the "keep mine" form
+    tricks: list[int] | None
+
+
+def clash_view(game: Game, number: object, calls: list, tricks: list | None) -> ClashView | None:
+    """The clash when deal `number` is recorded with other values than these; else None."""
+    entries = selectors.live_entries(game)
+    if not isinstance(number, int) or not 1 <= number <= len(entries):
+        return None
+    entry = entries[number - 1]
+    if (entry.calls, entry.tricks) == (calls, tricks):
+        return None
+    before = entries[: number - 1]
+    return ClashView(
+        number=number,
+        recorded=deal_words(game, before, entry.calls, entry.tricks),
+        mine=deal_words(game, before, calls, tricks),
+        calls=",".join(calls),
+        tricks=tricks,
+    )
+
+
+@dataclass(frozen=True)
+class CorrectionNote:
+    at: object
+    actor: str
+    number: int
+    before: str
+    after: str
+
+
+def corrections(game: Game, changes: list[GameChange] | None = None) -> list[CorrectionNote]:
+    """The corrections made to the game's deals, oldest first: who, when, before → after."""
+    changes = selectors.game_history(game) if changes is None else changes
+    names = list(game.players)
+    notes = []
+    for change in changes:
+        if change.action != GameChange.Action.DEAL_CORRECTED:
+            continue
+        data = change.data or {}
+        words = []
+        for key in ("before", "after"):
+            deal = data.get(key) or {}
+            words.append(deal_record_words(deal, names))
+        who = actor_name(change.actor)
+        notes.append(CorrectionNote(change.at, who, change.deal_number, *words))
+    return notes
+
+
+def deal_record_words(deal: dict, names: list[str]) -> str:
+    parts = [_("calls: %(calls)s") % {"calls": calls_text(deal.get("calls"))}]
+    if deal.get("tricks") is not None:
+        parts.append(_("tricks: %(tricks)s") % {"tricks": seats_text(deal["tricks"], names)})
+    return "; ".join(parts)

@@ -1,0 +1,113 @@
+"""A game's history for its organisers: each deal as entered and each change, in words."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from ..models import DealEntry, Game, GameChange
+from ..words import actor_name, calls_text, placings_text, seats_text, winners_text
+from .corrections import deal_record_words
+
+
+@dataclass(frozen=True)
+class ChangeView:
+    at: object
+    actor: str
+    action: str
+    deal: int | None
+    detail: str
+    reason: str
+
+
+def entry_words(entry: DealEntry, names: list[str]) -> str:
+    """A deal as entered, in words: the calls by their names and each player's tricks."""
+    parts = [_("calls: %(calls)s") % {"calls": calls_text(entry.calls)}]
+    if entry.tricks is not None:
+        parts.append(_("tricks: %(tricks)s") % {"tricks": seats_text(entry.tricks, names)})
+    if entry.last_tricks:
+        parts.append(
+            _("last tricks won by %(winners)s")
+            % {"winners": winners_text(entry.last_tricks, names)}
+        )
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class EntryView:
+    number: int
+    entered_at: object
+    entered_by: str
+    undone_at: object
+    undone_by: str
+    words: str
+    replaced: bool = False  # undone by a correction, not by an undo
+
+
+def entries_view(game: Game, entries: list[DealEntry]) -> list[EntryView]:
+    names = list(game.players)
+    # An undone row a correction replaced: its number and values are a correction's "before"
+    # (matched by value, not by row id, so a restored backup reads the same).
+    corrected = game.changes.filter(action=GameChange.Action.DEAL_CORRECTED)
+    replaced = {
+        (change.deal_number, json.dumps((change.data or {}).get("before"), sort_keys=True))
+        for change in corrected
+    }
+    return [
+        EntryView(
+            entry.number,
+            entry.entered_at,
+            entry.entered_by,
+            entry.undone_at,
+            entry.undone_by,
+            entry_words(entry, names),
+            entry.undone_at is not None
+            and (entry.number, json.dumps(entry.as_record(), sort_keys=True)) in replaced,
+        )
+        for entry in entries
+    ]
+
+
+def change_detail(change: GameChange, names: list[str]) -> str:
+    """One change's data in words, for the organiser's history of a game."""
+    data = change.data or {}
+    action = GameChange.Action
+    if change.action in (action.DEAL_RECORDED, action.DEAL_UNDONE):
+        parts = [_("calls: %(calls)s") % {"calls": calls_text(data.get("calls"))}]
+        if data.get("tricks") is not None:
+            parts.append(_("tricks: %(tricks)s") % {"tricks": seats_text(data["tricks"], names)})
+        return "; ".join(parts)
+    if change.action == action.DEAL_CORRECTED:
+        return _("%(before)s → %(after)s") % {
+            "before": deal_record_words(data.get("before") or {}, names),
+            "after": deal_record_words(data.get("after") or {}, names),
+        }
+    if change.action == action.LAST_TRICKS:
+        return _("last tricks won by %(before)s → %(after)s") % {
+            "before": winners_text(data.get("before"), names),
+            "after": winners_text(data.get("after"), names),
+        }
+    if change.action == action.CONFIRMED:
+        return _("placings: %(placings)s") % {
+            "placings": placings_text(data.get("placings"), names)
+        }
+    if change.action == action.CREATED:
+        return ", ".join(str(name) for name in data.get("players", []))
+    return ""
+
+
+def history(game: Game, changes: list[GameChange]) -> list[ChangeView]:
+    names = list(game.players)
+    return [
+        ChangeView(
+            at=change.at,
+            actor=actor_name(change.actor),
+            action=change.get_action_display(),
+            deal=change.deal_number,
+            detail=change_detail(change, names),
+            reason=change.reason,
+        )
+        for change in changes
+    ]

@@ -1,0 +1,41 @@
+"""Writes to a table's game. Every change goes through here, in one transaction.
+
+Each service locks the game row, asks the engine to replay the stored deals plus the change,
+and writes only if the engine accepts; the engine's answer is copied onto the game (result,
+totals, placings) and the version goes up so watchers notice. Refusals are scoring.errors
+(a code and its params; the edge words them). By job: creation (a new game, its secret),
+recording (deals recorded, undone, corrected), results (confirm, reopen, and the walkout
+changes); base holds what they share. Callers use ``from scoring import services``.
+"""
+
+from .base import Recorded
+from .creation import game_create, secret_matches, secret_replace
+from .recording import calls_make, deal_correct, deal_record, deal_undo, last_tricks_add
+from .results import (
+    early_placings,
+    game_adjust,
+    game_confirm,
+    game_end_early,
+    game_reopen,
+    game_void,
+    seat_substitute,
+)
+
+__all__ = [
+    "Recorded",
+    "calls_make",
+    "deal_correct",
+    "deal_record",
+    "deal_undo",
+    "early_placings",
+    "game_adjust",
+    "game_confirm",
+    "game_create",
+    "game_end_early",
+    "game_reopen",
+    "game_void",
+    "last_tricks_add",
+    "secret_matches",
+    "secret_replace",
+    "seat_substitute",
+]

@@ -1,0 +1,104 @@
+"""What every scoring service shares: the row lock, the engine's replay, copying its answer
+onto the game, the history, and a table's three names checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import engine
+
+from ..errors import Conflict, InvalidInput, names_alike, rules_refuse
+from ..models import Game, GameChange
+from ..names import MAX_NAME, NameProblem, PlayerName, first_repeat
+
+
+@dataclass(frozen=True)
+class Recorded:
+    game: Game
+    state: engine.GameState
+    created: bool
+
+
+def clean_players(players: object) -> list[str]:
+    """Three names, tidied; no two the same (case, spacing and accents aside), or nobody
+    could tell from the sheet who is who (scoring.names holds the rule)."""
+    if not isinstance(players, list | tuple) or len(players) != 3:
+        raise InvalidInput("players_not_three")
+    cleaned = []
+    for name in players:
+        try:
+            cleaned.append(str(PlayerName.parse(name)))
+        except NameProblem as problem:
+            if problem.code == "too_long":
+                raise InvalidInput("name_too_long", n=MAX_NAME) from None
+            raise InvalidInput("name_missing") from None
+    repeat = first_repeat(cleaned)
+    if repeat is not None:
+        raise names_alike(cleaned[repeat[0]], cleaned[repeat[1]])
+    return cleaned
+
+
+def replay(record: dict) -> engine.GameState:
+    try:
+        return engine.replay(record)
+    except engine.RuleError as error:
+        raise rules_refuse(error) from None
+
+
+def apply(game: Game, state: engine.GameState) -> None:
+    """Copy the engine's answer onto the game and bump its version (caller saves).
+    A void game was set aside by its organiser: no deal may change it any more."""
+    if game.void:
+        raise Conflict("void_no_deals")
+    if not game.confirmed:
+        game.result = Game.Result.FINISHED if state.finished else Game.Result.IN_PLAY
+    game.totals = list(state.totals)
+    game.placings = list(state.placings) if state.placings is not None else None
+    game.version += 1
+
+
+def locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except (TypeError, ValueError):
+        raise Game.DoesNotExist from None
+
+
+def log(game, action, actor, deal_number=None, data=None, reason=""):
+    GameChange.objects.create(
+        game=game,
+        action=action,
+        actor=actor,
+        deal_number=deal_number,
+        data=data or {},
+        reason=reason,
+    )
+
+
+def reason_given(reason: object) -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise InvalidInput("reason_missing")
+    return text
+
+
+#: The history's marks of a result the organisers set by hand (tournaments.walkouts).
+SETTLED_BY_HAND = (GameChange.Action.ENDED_EARLY, GameChange.Action.RESULT_ADJUSTED)
+
+
+def replay_decides(game: Game) -> None:
+    """A result the organisers set by hand (ended early, adjusted) is theirs, not the
+    replay's: a deal recorded, undone or corrected would replay over it, so none may be.
+    Such a result is always finished, so a game in play costs no query."""
+    if game.result != Game.Result.FINISHED:
+        return
+    if game.changes.filter(action__in=SETTLED_BY_HAND).exists():
+        raise Conflict("result_by_hand")
+
+
+def still_open(game: Game) -> None:
+    """Walkout changes apply to a game still being played or awaiting confirmation."""
+    if game.void:
+        raise Conflict("void")
+    if game.confirmed:
+        raise Conflict("reopen_first")

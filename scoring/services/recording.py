@@ -1,0 +1,205 @@
+"""Deals: recorded, undone, corrected, and the last tricks' winners added.
+
+Each write locks the game row, asks the engine to replay the stored deals plus the change,
+and writes only if the engine accepts. A unique constraint on live deal numbers backs the
+lock up, so the same deal is never stored twice on any database, whatever arrives at once.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import engine
+
+from ..errors import Conflict, InvalidInput
+from ..models import DealEntry, Game, GameChange
+from ..selectors import engine_game, game_record, live_entries
+from .base import Recorded, apply, locked, log, replay, replay_decides
+
+
+def _same_deal(entry: DealEntry, calls, tricks, last_tricks) -> bool:
+    return (entry.calls, entry.tricks, entry.last_tricks or None) == (
+        calls,
+        tricks,
+        last_tricks or None,
+    )
+
+
+def deal_record(
+    *,
+    game_id: int,
+    number: object,
+    calls: object,
+    tricks: object = None,
+    last_tricks: object = None,
+    actor: str = "",
+) -> Recorded:
+    """Record deal `number`; the same deal sent again records nothing (created=False)."""
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise InvalidInput("deal_number")
+    try:
+        return _deal_record(game_id, number, calls, tricks, last_tricks, actor)
+    except IntegrityError:
+        # Another request stored this number between our check and our write: decide again.
+        return _deal_record(game_id, number, calls, tricks, last_tricks, actor)
+
+
+@transaction.atomic
+def _deal_record(game_id, number, calls, tricks, last_tricks, actor) -> Recorded:
+    game = locked(game_id)
+    entries = live_entries(game)
+    if number <= len(entries):
+        if _same_deal(entries[number - 1], calls, tricks, last_tricks):
+            return Recorded(game, engine.replay(game_record(game, entries)), created=False)
+        raise Conflict("deal_taken", n=number)
+    if number != len(entries) + 1:
+        raise Conflict("deal_not_next", n=number, next=len(entries) + 1)
+    if game.confirmed:
+        raise Conflict("confirmed_no_deals")
+    replay_decides(game)
+    entry = DealEntry(
+        game=game,
+        number=number,
+        calls=calls,
+        tricks=tricks,
+        last_tricks=last_tricks,
+        entered_by=actor,
+    )
+    state = replay(game_record(game, [*entries, entry]))
+    entry.save()
+    apply(game, state)
+    game.save()
+    log(game, GameChange.Action.DEAL_RECORDED, actor, number, entry.as_record())
+    return Recorded(game, state, created=True)
+
+
+@transaction.atomic
+def deal_undo(
+    *, game_id: int, number: object, actor: str = "", reason: str = "", version: object = None
+) -> Recorded:
+    """Undo the last deal while the result is unconfirmed; the row is kept, marked undone.
+    With `version` (the game's version when the confirmation was shown), a game that has
+    changed since is refused: a stale confirmation never undoes the deal before."""
+    game = locked(game_id)
+    entries = live_entries(game)
+    if version is not None and version != game.version:
+        raise Conflict("undo_stale")
+    if game.confirmed:
+        raise Conflict("undo_confirmed")
+    replay_decides(game)
+    if not entries or number != len(entries):
+        raise Conflict("undo_not_last", n=len(entries))
+    entry = entries[-1]
+    entry.undone_at = timezone.now()
+    entry.undone_by = actor
+    entry.save(update_fields=["undone_at", "undone_by"])
+    state = engine.replay(game_record(game, entries[:-1]))
+    apply(game, state)
+    game.save()
+    log(game, GameChange.Action.DEAL_UNDONE, actor, number, entry.as_record(), reason)
+    return Recorded(game, state, created=False)
+
+
+@transaction.atomic
+def last_tricks_add(
+    *, game_id: int, number: object, last_tricks: object, actor: str = ""
+) -> Recorded:
+    """Give the winners of the last tricks of the last hand, for a tie-break."""
+    game = locked(game_id)
+    entries = live_entries(game)
+    if game.confirmed:
+        raise Conflict("confirmed")
+    replay_decides(game)
+    if not entries or number != len(entries) or entries[-1].tricks is None:
+        raise Conflict("last_tricks_not_last")
+    if not isinstance(last_tricks, list):
+        raise InvalidInput("last_tricks_not_list")
+    entry = entries[-1]
+    before = entry.last_tricks
+    entry.last_tricks = last_tricks
+    state = replay(game_record(game, entries))
+    entry.save(update_fields=["last_tricks"])
+    apply(game, state)
+    game.save()
+    log(
+        game, GameChange.Action.LAST_TRICKS, actor, number, {"before": before, "after": last_tricks}
+    )
+    return Recorded(game, state, created=False)
+
+
+def deal_correct(
+    *,
+    game_id: int,
+    number: object,
+    calls: object,
+    tricks: object = None,
+    last_tricks: object = None,
+    actor: str = "",
+) -> Recorded:
+    """Correct deal `number`, any recorded deal, not only the last: a mistake found hands later
+    costs one correction instead of undoing every hand since. The whole game is replayed with
+    the corrected deal; if it or a later deal no longer fits, nothing is saved and the
+    DealRejected names the first deal that fails (its `rule.deal`). The old row is kept,
+    marked undone at the moment its replacement was entered, and the history holds both
+    (before → after), so a correction is never silent. The same values again change nothing
+    (created=False); a confirmed result must be reopened by an organiser first."""
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise InvalidInput("correct_number")
+    try:
+        return _deal_correct(game_id, number, calls, tricks, last_tricks, actor)
+    except IntegrityError:
+        # Another correction of this deal landed between our read and our write: decide again.
+        return _deal_correct(game_id, number, calls, tricks, last_tricks, actor)
+
+
+@transaction.atomic
+def _deal_correct(game_id, number, calls, tricks, last_tricks, actor) -> Recorded:
+    game = locked(game_id)
+    if game.confirmed:
+        raise Conflict("correct_confirmed")
+    if game.void:
+        raise Conflict("void")
+    entries = live_entries(game)
+    if number > len(entries):
+        raise Conflict("deal_not_recorded", n=number, count=len(entries))
+    old = entries[number - 1]
+    if _same_deal(old, calls, tricks, last_tricks):
+        return Recorded(game, engine.replay(game_record(game, entries)), created=False)
+    replay_decides(game)
+    new = DealEntry(
+        game=game,
+        number=number,
+        calls=calls,
+        tricks=tricks,
+        last_tricks=last_tricks,
+        entered_by=actor,
+    )
+    state = replay(game_record(game, [*entries[: number - 1], new, *entries[number:]]))
+    old.undone_at = timezone.now()
+    old.undone_by = actor
+    old.save(update_fields=["undone_at", "undone_by"])  # first: one live row per number
+    new.save()
+    apply(game, state)
+    game.save()
+    data = {"before": old.as_record(), "after": new.as_record()}
+    log(game, GameChange.Action.DEAL_CORRECTED, actor, number, data)
+    return Recorded(game, state, created=True)
+
+
+def calls_make(
+    *, game_id: int, number: object, calls: list[str], actor: str = ""
+) -> Recorded | None:
+    """The calls of the deal being entered, so far. Calls the rules do not open now are
+    refused; calls that end in a redeal are recorded at once (a redeal has nothing more to
+    enter); otherwise nothing is written yet and None says the tricks are due."""
+    game = Game.objects.get(pk=game_id)
+    auction = engine_game(game).auction()
+    try:
+        for name in calls:
+            auction = auction.call(name)
+    except engine.RuleError:
+        raise InvalidInput("call_not_open") from None
+    if not auction.redeal:
+        return None
+    return deal_record(game_id=game_id, number=number, calls=calls, actor=actor)

@@ -1,0 +1,147 @@
+"""The table page as rendered (not a view): from a fresh replay of the live deals, for the
+keeper (with the entry forms) or a watcher, whole or as its `game` partial, revalidated on
+every visit. The table page's views and the watchers' poll both render it through here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import urlencode
+from django.utils.translation import get_language
+
+from config.release import RELEASE
+
+from . import selectors
+from .forms import ConfirmForm, LastTricksForm, TricksForm
+from .keeper import can_manage, keeps_here
+from .models import Game
+from .pages import keeper_link
+from .presenters.corrections import ClashView, corrections
+from .presenters.table import TableView, table_view
+from .tables import sheet_table
+
+TABLE = "scoring/table.html"
+
+
+def etag(request, game: Game, keeper: bool) -> str:
+    """The table page's validator: the code served, the game's version, who asks and how."""
+    parts = (
+        RELEASE,
+        str(game.pk),
+        str(game.version),
+        "keeper" if keeper else "watcher",
+        "htmx" if request.htmx else "page",
+        get_language() or "",
+        request.GET.urlencode(),
+    )
+    digest = hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+    return f'"{digest}"'
+
+
+def render_table(
+    request,
+    game: Game,
+    *,
+    keeper: bool,
+    calls: list[str] | None = None,
+    for_deal: int | None = None,
+    forms: dict | None = None,
+    errors: dict | None = None,
+    status: int = 200,
+    partial: bool | None = None,
+    clash: ClashView | None = None,
+) -> HttpResponse:
+    """The table page (or its `game` partial) from a fresh replay of the live deals."""
+    entries = selectors.all_entries(game)  # one query: the live deals and any undone ones
+    live = sorted((entry for entry in entries if entry.undone_at is None), key=_number)
+    view = table_view(game, live, calls=calls, for_deal=for_deal)
+    # The history is read only when a deal was ever taken back (undone or corrected).
+    replaced = len(live) < len(entries)
+    forms = forms or {}
+    errors = dict(errors or {})
+    names = view.names
+    shown = {}
+    if keeper and not view.confirmed:
+        if view.step == "call":
+            shown["call"] = None
+        if view.step == "tricks":
+            shown["tricks"] = forms.get("tricks") or TricksForm(
+                initial={"deal": view.deal.number, "calls": view.deal.calls_value},
+                names=names,
+                per_hand=view.tricks_per_hand,
+            )
+        if view.needs_last_tricks:
+            form = forms.get("last_tricks")
+            if form is None or form.count != view.needs_last_tricks or form.is_valid():
+                form = LastTricksForm(
+                    initial={"deal": view.last_deal_number},
+                    names=names,
+                    per_hand=view.tricks_per_hand,
+                    count=view.needs_last_tricks,
+                    given=view.last_tricks_given,
+                )
+            shown["last_tricks"] = form
+        if view.can_confirm:
+            shown["confirm"] = forms.get("confirm") or ConfirmForm(names=names)
+    # An error for a form that is not on the page any more is said at the top.
+    page_errors = [message for section, message in errors.items() if section not in shown]
+    for section, form in forms.items():
+        if section not in shown and form is not None and form.is_bound:
+            page_errors.extend(form.non_field_errors())
+    context = {
+        "game": game,
+        "view": view,
+        "keeper": keeper,
+        "sheet": sheet_table(view, correct=keeper and not view.confirmed),
+        "errors": errors,
+        "page_errors": page_errors,
+        "tricks_form": shown.get("tricks"),
+        "last_tricks_form": shown.get("last_tricks"),
+        "confirm_form": shown.get("confirm"),
+        "show_calls": "call" in shown,
+        "clash": clash,
+        "corrections": corrections(game) if replaced else [],
+        "undo_query": urlencode({"deal": view.last_deal_number, "v": game.version}),
+    }
+    if partial is None:
+        partial = bool(request.htmx)
+    if not partial:
+        context["watch_url"] = request.build_absolute_uri(reverse("scoring:table", args=[game.id]))
+        if keeper:
+            context["keep_url"], context["keep_qr"] = keeper_link(request, game)
+        context["keeper_here"] = keeps_here(request, game)
+        context["can_manage"] = can_manage(request.user, game)
+    template = f"{TABLE}#game" if partial else TABLE
+    if partial and request.htmx and status >= 400:
+        status = 200  # htmx swaps only successful answers; the error is in the partial
+    response = render(request, template, context, status=status)
+    if keeper and request.htmx:
+        # The address bar follows the keeper's step, so a reload mid-entry keeps the call.
+        response["HX-Replace-Url"] = _step_url(game, view)
+    return revalidated(response)
+
+
+def _number(entry) -> int:
+    return entry.number
+
+
+def _step_url(game: Game, view: TableView) -> str:
+    """The table page's address for the step the keeper is at: with the call chosen (and
+    its deal) while the tricks are being entered, else the plain page."""
+    url = reverse("scoring:table", args=[game.id])
+    if view.step == "tricks" and view.deal.calls_value:
+        return f"{url}?{urlencode({'deal': view.deal.number, 'calls': view.deal.calls_value})}"
+    return url
+
+
+def revalidated(response: HttpResponse) -> HttpResponse:
+    """The table page or its partial (which one, by HX-Request): asked for afresh each time,
+    kept by no shared cache."""
+    patch_vary_headers(response, ("HX-Request",))
+    patch_cache_control(response, private=True, no_cache=True)
+    return response

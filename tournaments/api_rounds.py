@@ -1,0 +1,232 @@
+"""The organisers' token API for rounds, tables and confirming a game
+(../shared/spec/http-api.md, "Organisers"); the order of checks as in tournaments.api_organise.
+
+A round's GET (public, tokens for its organisers) and DELETE share one path: both are in
+tournaments.api, which calls `round_delete` here.
+"""
+
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from config.api import ApiError, Body, ErrorOut, bearer_token, json_response, loose, read_body
+from config.api_ninja import ApiRouter, body_doc
+from scoring import services as scoring
+from scoring.models import Game
+from scoring.selectors import game_state_json
+
+from . import selectors, services, walkouts
+from .api_auth import judged_account, no_token, organised_event, organiser_token
+from .api_input import MAX_ID, ReasonIn, actor, number, reason, whole
+from .models import Event, Player, Round, Table
+
+GAME_PERMISSION = "scoring.change_game"
+
+router = ApiRouter(auth=organiser_token, tags=["organisers"])
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
+REASON = {"type": "string"}
+
+
+class EmptyIn(Body):
+    """``{}`` (or no body at all)."""
+
+
+class SubstituteIn(Body):
+    seat: loose({"type": "integer", "minimum": 0, "maximum": 2})
+    player: loose({"type": "integer", "description": "the substitute's player id"})
+    reason: loose(REASON)
+
+
+class VoidIn(Body):
+    reason: loose(REASON)
+
+
+class RoundOut(Body):
+    round: int
+    status: str
+
+
+#: The words the API uses for a round's states (the model's "pending" is "building").
+ROUND_STATUS = {
+    Round.Status.PENDING: "building",
+    Round.Status.DRAFT: "draft",
+    Round.Status.FAILED: "failed",
+    Round.Status.PUBLISHED: "published",
+    Round.Status.CLOSED: "closed",
+}
+
+
+def round_status(round_: Round) -> dict:
+    """``{"status"}``; for a failed build ``"error"``: why it failed; for a build waiting
+    longer than it should (no worker took it) ``"stuck": true``: rebuild or delete it."""
+    status = {"status": ROUND_STATUS.get(round_.status, round_.status)}
+    if round_.status == Round.Status.FAILED:
+        status["error"] = round_.build_error
+    elif selectors.round_stuck(round_):
+        status["stuck"] = True
+    return status
+
+
+def _round(event: Event, text: str) -> Round:
+    try:
+        return selectors.round_by_number(event, number(text, _("no such round"), 9999))
+    except Round.DoesNotExist:
+        raise ApiError(404, _("no such round")) from None
+
+
+def _round_answer(round_: Round) -> dict:
+    round_.refresh_from_db()  # with the task run in process, the build may be done already
+    return {"round": round_.number, **round_status(round_)}
+
+
+@router.post(
+    "/events/{slug:slug}/rounds",
+    response={202: RoundOut, **ERRORS},
+    url_name="rounds",
+    openapi_extra=body_doc(EmptyIn),
+)
+def rounds(request: HttpRequest, slug: str) -> HttpResponse:
+    """Build the next round (a Celery task); 202 at once."""
+    event = organised_event(request.auth, slug)
+    read_body(request, EmptyIn, empty_ok=True)
+    round_ = services.round_create(event=event, actor=actor(request.auth))
+    location = reverse("api:round", args=[event.slug, round_.number])
+    return json_response(_round_answer(round_), 202, headers={"Location": location})
+
+
+def round_delete(request: HttpRequest, user, slug: str, text: str) -> HttpResponse:
+    """DELETE /api/events/{slug}/rounds/{n} (beyond the spec's table: the pages' "delete"):
+    a draft, failed or stuck round goes; its number can be built again."""
+    event = organised_event(user, slug)
+    round_ = _round(event, text)
+    why = reason(read_body(request, ReasonIn, empty_ok=True).reason)
+    services.round_delete(round_=round_, reason=why, actor=actor(user))
+    return json_response({"round": round_.number, "status": "deleted"})
+
+
+ROUND = "/events/{slug:slug}/rounds/{number}/"
+ROUND_STEPS = {
+    "rebuild": services.round_retry,
+    "publish": services.round_publish,
+    "close": services.round_close,
+}
+
+
+def _step_view(name: str, step):
+    def view(request: HttpRequest, slug: str, number: str) -> HttpResponse:
+        event = organised_event(request.auth, slug)
+        round_ = _round(event, number)
+        read_body(request, EmptyIn, empty_ok=True)
+        step(round_=round_, actor=actor(request.auth))
+        return json_response(_round_answer(round_))
+
+    view.__name__ = f"round_{name}"
+    view.__doc__ = f"The round's next step, as on its page: {name}."
+    return view
+
+
+for _name, _step in ROUND_STEPS.items():
+    router.post(ROUND + _name, response={200: RoundOut, **ERRORS}, openapi_extra=body_doc(EmptyIn))(
+        _step_view(_name, _step)
+    )
+
+
+# --- a table whose player left -----------------------------------------------------------------
+
+TABLE = ROUND + "tables/{table_number}/"
+
+
+def _table(event: Event, round_text: str, table_text: str) -> Table:
+    round_ = _round(event, round_text)
+    try:
+        return selectors.table_of(round_, number(table_text, _("no such table"), 9999))
+    except Table.DoesNotExist:
+        raise ApiError(404, _("no such table")) from None
+
+
+def _table_answer(table: Table) -> dict:
+    table.refresh_from_db()
+    return walkouts.table_data(table)
+
+
+@router.post(
+    TABLE + "substitute",
+    response={200: dict, **ERRORS},
+    url_name="table_substitute",
+    openapi_extra=body_doc(SubstituteIn),
+)
+def table_substitute(request: HttpRequest, slug: str, number: str, table_number: str):
+    """A player who left is replaced from the next deal on."""
+    event = organised_event(request.auth, slug)
+    table = _table(event, number, table_number)
+    data = read_body(request, SubstituteIn)
+    player_id = whole(data.player, "player", 1, MAX_ID)
+    player = Player.objects.filter(pk=player_id, entries__event=event).first()
+    if player is None:
+        raise ApiError(400, _("no player %(id)s in this event") % {"id": player_id})
+    table = walkouts.table_substitute(
+        table=table,
+        seat=data.seat,
+        player=player,
+        reason=reason(data.reason),
+        actor=actor(request.auth),
+    )
+    return json_response(_table_answer(table))
+
+
+@router.post(
+    TABLE + "void",
+    response={200: dict, **ERRORS},
+    url_name="table_void",
+    openapi_extra=body_doc(VoidIn),
+)
+def table_void(request: HttpRequest, slug: str, number: str, table_number: str):
+    """The table's game is set aside (the event's void policy)."""
+    event = organised_event(request.auth, slug)
+    table = _table(event, number, table_number)
+    data = read_body(request, VoidIn)
+    table = walkouts.table_void(table=table, reason=reason(data.reason), actor=actor(request.auth))
+    return json_response(_table_answer(table))
+
+
+# --- confirming a game -------------------------------------------------------------------------
+
+
+def _confirmer(request: HttpRequest, game: Game) -> str:
+    """Who confirms: the table (its own token) or an organiser of the game's event (theirs);
+    the name for the audit trails. Any other token is a wrong one for this game (403)."""
+    token = bearer_token(request)
+    if token is None:
+        raise no_token()
+    if scoring.secret_matches(game, token):
+        return "api"
+    user = judged_account(request, token, game.pk)
+    if user is None or not user.has_perm(GAME_PERMISSION, game):
+        raise ApiError(403, _("the token is neither this table's nor an organiser's of its event"))
+    return actor(user)
+
+
+@router.post(
+    "/games/{game_id}/confirm", auth=None, response={200: dict, **ERRORS}, url_name="game_confirm"
+)
+def game_confirm(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Lock a finished game's result (again: no change); the organiser's or the table's
+    token."""
+    pk = number(game_id, _("no such game"))
+    game = Game.objects.filter(pk=pk).first()
+    if game is None:
+        raise ApiError(404, _("no such game"))
+    confirmer = _confirmer(request, game)
+    read_body(request, EmptyIn, empty_ok=True)
+    table = Table.objects.select_related("round__event").filter(game=game).first()
+    if table is not None:
+        game = services.result_confirm(table=table, actor=confirmer)
+    else:
+        game = scoring.game_confirm(game_id=game.pk, actor=confirmer)
+    body = {
+        "id": game.pk,
+        "players": game.players,
+        "state": game_state_json(game),
+        "confirmed": game.confirmed,
+    }
+    return json_response(body)

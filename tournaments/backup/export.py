@@ -1,0 +1,104 @@
+"""Writing an event's backup: every row it is made of, players by name, ids alongside."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from scoring.models import DealEntry, GameChange
+
+from ..errors import TournamentError
+from ..models import Bye, Event, Round, Table
+from .fields import FORMAT, VERSION, row_out
+
+
+def event_export(*, event: Event) -> dict:
+    """The whole event as plain JSON values (strings, numbers, lists, objects).
+
+    A fixed number of queries whatever the event's size: every kind of row is read once.
+    Refused (TournamentError) when a row names a player id the event has no entry for: the
+    file could only name them wrongly.
+    """
+    event = Event.objects.select_related("club").get(pk=event.pk)
+    entries = list(event.entries.select_related("player").order_by("pk"))
+    names = {entry.player_id: entry.player.name for entry in entries}
+    rounds = list(
+        event.rounds.order_by("number").prefetch_related(
+            Prefetch("tables", queryset=Table.objects.select_related("game").order_by("number")),
+            Prefetch("byes", queryset=Bye.objects.order_by("pk")),
+        )
+    )
+    in_event = {"game__table__round__event": event}
+    deals = _by_game(DealEntry.objects.filter(**in_event).order_by("entered_at", "pk"))
+    changes = _by_game(GameChange.objects.filter(**in_event).order_by("at", "pk"))
+
+    def namer(where: str) -> Callable[[object], str]:
+        def name(player_id: object) -> str:
+            if player_id not in names:
+                raise TournamentError("backup_player_unknown", where=where, player=player_id)
+            return names[player_id]
+
+        return name
+
+    def table_out(table: Table, where: str) -> dict:
+        game = table.game
+        return {
+            **row_out(table, namer(where)),
+            "seats": [namer(where)(player) for player in table.seat_ids],
+            "game": None
+            if game is None
+            else {
+                **row_out(game, namer(where)),
+                "deals": [row_out(deal, namer(where)) for deal in deals[game.pk]],
+                "changes": [row_out(change, namer(where)) for change in changes[game.pk]],
+            },
+        }
+
+    def round_out(round_: Round) -> dict:
+        where = f"round {round_.number}"
+        return {
+            **row_out(round_, namer(where)),
+            "tables": [
+                table_out(table, f"{where} table {table.number}") for table in round_.tables.all()
+            ],
+            "byes": [
+                {**row_out(bye, namer(where)), "player": namer(f"{where} bye")(bye.player_id)}
+                for bye in round_.byes.all()
+            ],
+        }
+
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "club": row_out(event.club, namer("club")),
+        "event": {
+            **row_out(event, namer("event")),
+            "organisers": sorted(user.get_username() for user in event.organisers.all()),
+        },
+        "entries": [
+            {**row_out(entry, namer("entries")), "player": row_out(entry.player, namer("entries"))}
+            for entry in entries
+        ],
+        "rounds": [round_out(round_) for round_ in rounds],
+        "standings": [
+            {
+                **row_out(snapshot, namer(f"standings {snapshot.pk}")),
+                "current": snapshot.is_current(event),
+            }
+            for snapshot in event.standings.order_by("built_at", "pk")
+        ],
+        "log": [
+            row_out(line, namer(f"log entry {line.pk}")) for line in event.log.order_by("at", "pk")
+        ],
+    }
+
+
+def _by_game(rows) -> dict[int, list]:
+    by_game = defaultdict(list)
+    for row in rows:
+        by_game[row.game_id].append(row)
+    return by_game

@@ -1,0 +1,89 @@
+"""An event's public pages in words: the list of events, an event's home and its rounds.
+
+The templates get labels and flags from here, never a stored status to compare."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+from .. import selectors
+from ..models import Event, Round
+from .tables import round_over
+
+#: An event's state on its home page, after "Status".
+EVENT_STATES = {
+    Event.Status.RUNNING: gettext_lazy("being played"),
+    Event.Status.REGISTRATION: gettext_lazy("taking entries"),
+    Event.Status.CLOSED: pgettext_lazy("the event has ended", "over"),
+}
+#: The headings of the list of events, one group per state.
+EVENT_GROUPS = {
+    Event.Status.RUNNING: gettext_lazy("Being played"),
+    Event.Status.REGISTRATION: gettext_lazy("Taking entries"),
+    Event.Status.CLOSED: pgettext_lazy("events that have ended", "Over"),
+}
+
+
+@dataclass(frozen=True)
+class EventGroup:
+    key: str  # for the heading's id
+    heading: str
+    events: list[Event]
+
+
+def event_groups(events: list[Event]) -> list[EventGroup]:
+    """The events (already in their order: selectors.events_listed) under their states."""
+    groups: list[EventGroup] = []
+    for event in events:
+        if not groups or groups[-1].key != event.status:
+            groups.append(EventGroup(event.status, str(EVENT_GROUPS[event.status]), []))
+        groups[-1].events.append(event)
+    return groups
+
+
+def running(events: list[Event]) -> list[Event]:
+    return [event for event in events if event.status == Event.Status.RUNNING]
+
+
+@dataclass(frozen=True)
+class RoundLink:
+    """A public round on the event's home: its number and whether it is over."""
+
+    number: int
+    over: bool
+
+
+def round_state(progress: selectors.RoundProgress | None, event: Event) -> str:
+    """The newest round's state in a sentence, for the event's home page."""
+    if progress is None:
+        return _("No round has been drawn yet.")
+    round_, number = progress.round, progress.round.number
+    if round_.status == Round.Status.PUBLISHED:
+        return ngettext(
+            "Round %(number)s is being played: %(done)s of %(total)s table has a confirmed result.",
+            "Round %(number)s is being played: %(done)s of %(total)s tables have a confirmed "
+            "result.",
+            progress.tables,
+        ) % {"number": number, "done": progress.confirmed, "total": progress.tables}
+    if round_.status == Round.Status.CLOSED:
+        if event.status == Event.Status.CLOSED:
+            return _("Round %(number)s is over, and so is the event.") % {"number": number}
+        return _("Round %(number)s is over; the next round has not been drawn yet.") % {
+            "number": number
+        }
+    return _("Round %(number)s is being drawn.") % {"number": number}
+
+
+def event_home(event: Event, progress: list[selectors.RoundProgress]) -> dict:
+    """The event's home page: its state, how many rounds are over, the public rounds."""
+    published = [p.round for p in progress if p.round.is_public]
+    return {
+        "state": EVENT_STATES[event.status],
+        "rounds_played": sum(1 for p in progress if round_over(p.round)),
+        "round_state": round_state(progress[-1] if progress else None, event),
+        "published": [RoundLink(r.number, round_over(r)) for r in published],
+        "current": published[-1] if published else None,
+    }

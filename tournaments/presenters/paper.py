@@ -1,0 +1,84 @@
+"""The printed paper of a round in words: table cards (with the keeper link as a QR code),
+score sheets and the pairing list (tournaments.views.organise_print)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import segno
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from ..models import Table
+
+QR_SCALE = 4
+
+
+@dataclass(frozen=True)
+class Seat:
+    number: int
+    name: str
+    deals_first: bool
+
+
+@dataclass(frozen=True)
+class Card:
+    table: Table
+    seats: list[Seat]
+    dealer: str
+    keep_url: str = ""
+    keep_qr: str = ""
+
+
+def seats(table: Table) -> list[Seat]:
+    return [
+        Seat(seat + 1, player.name, seat == table.first_dealer)
+        for seat, player in enumerate(table.seats)
+    ]
+
+
+def keeper_link(table: Table, absolute: Callable[[str], str]) -> tuple[str, str]:
+    """The absolute keeper link of the table's game (`absolute` makes a path absolute: the
+    request's build_absolute_uri) and its QR code as inline SVG."""
+    game = table.game
+    url = absolute(reverse("scoring:keep", args=[game.id, game.secret]))
+    svg = segno.make(url, error="m").svg_inline(
+        scale=QR_SCALE,
+        border=2,
+        omitsize=True,
+        title=_("Keeper link of table %(t)s") % {"t": table.number},
+    )
+    return url, svg
+
+
+def cards(tables: list[Table], absolute: Callable[[str], str] | None = None) -> list[Card]:
+    """A card per table; with `absolute`, each with its keeper link (a published round)."""
+    made = []
+    for table in tables:
+        sat = seats(table)
+        url, svg = keeper_link(table, absolute) if absolute and table.game else ("", "")
+        made.append(Card(table, sat, sat[table.first_dealer].name, url, svg))
+    return made
+
+
+@dataclass(frozen=True)
+class Placement:
+    name: str
+    table: int | None  # None: a bye
+    seat: int | None
+
+
+def _by_name(placement: Placement) -> tuple[str, str]:
+    return placement.name.casefold(), placement.name
+
+
+def placements(tables: list[Table], byes: list) -> list[Placement]:
+    """Every player of the round by name → table and seat (or a bye), for the notice board."""
+    made = [
+        Placement(player.name, table.number, seat + 1)
+        for table in tables
+        for seat, player in enumerate(table.seats)
+    ]
+    made += [Placement(bye.player.name, None, None) for bye in byes]
+    return sorted(made, key=_by_name)

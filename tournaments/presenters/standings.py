@@ -1,0 +1,163 @@
+"""The standings in words: column headings, the legend, why a player is placed below the one
+above, what a snapshot counts and when it was built.
+
+The table itself (rows, headings, legend) is written out once per snapshot and language by
+tournaments.standings_render; the head above it (what is counted, "built … ago", the stale
+note) is worded at each request (`head_context`), being the only part that changes between
+two snapshots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.utils import timezone
+from django.utils.text import get_text_list
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from .. import selectors
+from ..models import Event
+from ..vocabulary import METRIC_WORDS
+
+
+def _and(names: list[str]) -> str:
+    return get_text_list(names, pgettext("the last join of a list: a, b and c", "and"))
+
+
+def built_ago(moment, now=None) -> str:
+    """When the standings were built, to the minute: the wording is part of the poll's ETag,
+    so it may change once a minute, not with every poll."""
+    now = now or timezone.now()
+    if now - moment < timedelta(minutes=1):
+        return _("built just now")
+    return _("built %(time)s ago") % {"time": timesince(moment, now, depth=1)}
+
+
+def tie_sentence(decided_by: str | None, order: tuple[str, ...]) -> str:
+    """Why a player is below the one above when the first metric did not separate them."""
+    if not decided_by or decided_by not in order:
+        return ""
+    level = _and([str(METRIC_WORDS[name].word) for name in order[: order.index(decided_by)]])
+    if decided_by == "lot":
+        return _("Level with the player above on %(level)s: placed below by lot.") % {
+            "level": level
+        }
+    return _("Level with the player above on %(level)s: placed below on %(metric)s.") % {
+        "level": level,
+        "metric": METRIC_WORDS[decided_by].word,
+    }
+
+
+def tie_marker(decided_by: str | None, order: tuple[str, ...]) -> str:
+    """The same reason in two words, for a row of the standings table (the sentence above the
+    table explains the markers once, rather than every tied row repeating it)."""
+    if not decided_by or decided_by not in order:
+        return ""
+    if decided_by == "lot":
+        return _("by lot")
+    return _("by %(metric)s") % {"metric": METRIC_WORDS[decided_by].word}
+
+
+def order_sentence(order: tuple[str, ...]) -> str:
+    """How the standings are ordered, said once above the table."""
+    joined = _and([str(METRIC_WORDS[name].word) for name in order])
+    return _(
+        "Ranked by %(order)s, in that order. “by …” after a name says what placed the player"
+        " below the one above, when they were level before it."
+    ) % {"order": joined}
+
+
+def standings_label(snapshot) -> str:
+    """What a snapshot counts, said exactly (the one home of this label: the standings, the
+    projector): the closed rounds, plus the settled tables of the round being played, e.g.
+    "After 1 round + 3 of 5 tables of round 2"."""
+    if snapshot is None:
+        return ""
+    done = snapshot.rounds_complete
+    counted = snapshot.counted or {}
+    if not counted.get("settled"):
+        if not done:
+            return ""
+        return ngettext("After %(n)s round", "After %(n)s rounds", done) % {"n": done}
+    tables = ngettext(
+        "%(settled)s of %(tables)s table of round %(round)s",
+        "%(settled)s of %(tables)s tables of round %(round)s",
+        counted["tables"],
+    ) % {"settled": counted["settled"], "tables": counted["tables"], "round": counted["round"]}
+    if not done:
+        return _("After %(tables)s") % {"tables": tables}
+    return ngettext("After %(n)s round + %(tables)s", "After %(n)s rounds + %(tables)s", done) % {
+        "n": done,
+        "tables": tables,
+    }
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    rank: int
+    player_id: int
+    name: str
+    values: list[int]
+    tie: str
+    tie_marker: str
+    withdrawn: bool = False
+
+
+def head_context(snapshot, stale: bool, counted: str | None = None) -> dict:
+    """What stands above the table: what the snapshot counts (`counted`, when written out
+    with it), and what changes without a new snapshot: when it was built (to the minute),
+    whether newer results are waiting for the next build."""
+    return {
+        "snapshot": snapshot,
+        "stale": stale and snapshot is not None,
+        "built_ago": built_ago(snapshot.built_at) if snapshot else "",
+        "counted": standings_label(snapshot) if counted is None else counted,
+    }
+
+
+def table_context(
+    event: Event, view: selectors.StandingsView, *, player_id: int | None = None
+) -> dict:
+    """The standings table (rows, headings, legend), as the standings page, the projector and
+    the player page show it; with `player_id`, only that player's row (their page shows one
+    row of up to 999)."""
+    order = selectors.standings_order(event)
+    columns = [name for name in order if name != "lot"]  # a lot's number means nothing to read
+    if "games" not in columns:  # games played: always shown, what the points come from
+        columns.append("games")
+    snapshot = view.snapshot
+    stored = snapshot.rows if snapshot else []
+    if player_id is not None:
+        stored = [row for row in stored if row["player"] == player_id]
+    rows = [
+        StandingsRow(
+            rank=row["rank"],
+            player_id=row["player"],
+            name=view.names.get(row["player"], "?"),
+            values=[row["metrics"].get(name, 0) for name in columns],
+            tie=tie_sentence(row.get("decided_by"), order),
+            tie_marker=tie_marker(row.get("decided_by"), order),
+            withdrawn=row["player"] in view.withdrawn,
+        )
+        for row in stored
+    ]
+    return {
+        "event": event,
+        "headings": [METRIC_WORDS[name].heading for name in columns],
+        "legend": [(METRIC_WORDS[name].heading, METRIC_WORDS[name].meaning) for name in columns],
+        "order_sentence": order_sentence(order),
+        "rows": rows,
+    }
+
+
+def standings_context(
+    event: Event, view: selectors.StandingsView, *, player_id: int | None = None
+) -> dict:
+    """The head and the table together (the player page, and tests rendering afresh)."""
+    return {
+        **head_context(view.snapshot, view.stale),
+        **table_context(event, view, player_id=player_id),
+    }

@@ -1,0 +1,120 @@
+"""A round's tables in words, for the public round page, the projector, "where do I sit" and a
+player's page: who sits where, who deals first, each game's state, totals and placings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
+
+from scoring.models import Game
+
+from ..models import Round, Table
+
+PLACES = {
+    1: pgettext_lazy("placing", "1st"),
+    2: pgettext_lazy("placing", "2nd"),
+    3: pgettext_lazy("placing", "3rd"),
+}
+
+
+def game_state(game: Game | None, deals: int) -> str:
+    if game is None:
+        return _("no game yet")
+    if game.result == Game.Result.VOID:
+        return _("void: set aside by the organisers")
+    if game.result == Game.Result.CONFIRMED:
+        return _("confirmed")
+    if game.result == Game.Result.FINISHED:
+        return _("finished, waiting for confirmation")
+    if not deals:
+        return _("not started")
+    return ngettext("in play: %(n)s deal", "in play: %(n)s deals", deals) % {"n": deals}
+
+
+def round_over(round_: Round | None) -> bool:
+    """Whether a public round is over (closed) rather than being played: the templates ask
+    this flag, never the stored status."""
+    return round_ is not None and round_.is_closed
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    seat: int  # 1, 2 or 3, as players count
+    player_id: int
+    name: str
+    deals_first: bool
+    total: int | None
+    place: str  # "1st" once the game has placings, else ""
+    first: bool  # first place
+
+
+@dataclass(frozen=True)
+class TableLine:
+    number: int
+    game_id: int | None
+    seats: list[SeatLine]
+    dealer: SeatLine
+    state: str
+    result: str  # the game's result code ("in_play", "finished", "confirmed", "void"), or ""
+    outcome: str = "played"  # how the organisers settled it (Table.Outcome: "adjusted", ...)
+
+    @property
+    def settled(self) -> bool:
+        """The organisers settled the table after a walkout (adjusted, ended early, void)."""
+        return self.outcome != Table.Outcome.PLAYED
+
+    @property
+    def void(self) -> bool:
+        """The game was set aside by the organisers."""
+        return self.result == Game.Result.VOID
+
+    def seat_of(self, player_id: int) -> SeatLine | None:
+        return next((line for line in self.seats if line.player_id == player_id), None)
+
+    def others(self, player_id: int) -> list[SeatLine]:
+        return [line for line in self.seats if line.player_id != player_id]
+
+
+def table_line(table: Table) -> TableLine:
+    """A table in words (read with its live deal count, `deals`, by the selectors)."""
+    game = table.game
+    deals = table.deals
+    shows_totals = game is not None and (deals > 0 or game.result != Game.Result.IN_PLAY)
+    placings = list(game.placings) if game is not None and game.placings is not None else []
+    seats = []
+    for seat, player in enumerate(table.seats):
+        total = game.totals[seat] if shows_totals and len(game.totals) == 3 else None
+        place = PLACES[placings.index(seat) + 1] if seat in placings else ""
+        seats.append(
+            SeatLine(
+                seat=seat + 1,
+                player_id=player.pk,
+                name=player.name,
+                deals_first=seat == table.first_dealer,
+                total=total,
+                place=str(place),
+                first=bool(placings) and placings[0] == seat,
+            )
+        )
+    return TableLine(
+        number=table.number,
+        game_id=table.game_id,
+        seats=seats,
+        dealer=seats[table.first_dealer],
+        state=_settled_state(table, game_state(game, deals)),
+        result=game.result if game is not None else "",
+        outcome=table.outcome,
+    )
+
+
+def _settled_state(table: Table, state: str) -> str:
+    """A confirmed result the organisers settled after a walkout says so (tournaments.walkouts)."""
+    if table.game is None or not table.game.confirmed:
+        return state
+    if table.outcome == Table.Outcome.ADJUSTED:
+        return _("adjusted result, confirmed")
+    if table.outcome == Table.Outcome.ENDED_EARLY:
+        return _("ended as it stood, confirmed")
+    return state

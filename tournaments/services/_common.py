@@ -1,0 +1,35 @@
+"""What every service module shares: the audit trail, slugs, and marking standings stale."""
+
+from __future__ import annotations
+
+from django.db.models import F
+from django.utils.text import slugify
+
+from ..models import Event, EventLog
+from ..queue import enqueue_on_commit
+
+
+def log_action(event: Event, actor: str, action: str, reason: str = "", **data) -> None:
+    EventLog.objects.create(event=event, actor=actor, action=action, data=data, reason=reason)
+
+
+def unique_slug(model, text: str) -> str:
+    base = slugify(text)[:40] or "event"
+    slug, n = base, 1
+    while model.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def standings_changed(event: Event | int) -> None:
+    """What the standings are built from has changed: bump the event's results_version (the
+    one test of staleness: a snapshot is current while it has the event's value) in the
+    caller's transaction, and enqueue a build once it commits. Every write that changes a
+    result, a bye, a void table, the entries, the rounds closed or a standings setting calls
+    this; a lost enqueue is redone by the sweep, which looks for the same difference."""
+    event_id = event if isinstance(event, int) else event.pk
+    Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
+    if isinstance(event, Event):
+        event.refresh_from_db(fields=["results_version"])
+    enqueue_on_commit("build_standings", event_id)

@@ -1,0 +1,87 @@
+"""Writes to clubs and events: creating an event, changing its settings, its organisers."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+import engine
+
+from .. import event_settings
+from ..errors import NotAllowed, RulesRefused, TournamentError
+from ..models import Club, Event, Round
+from ._common import log_action, standings_changed, unique_slug
+
+
+def club_create(*, name: str, slug: str | None = None) -> Club:
+    return Club.objects.create(name=name, slug=slug or unique_slug(Club, name))
+
+
+@transaction.atomic
+def event_create(
+    *,
+    club: Club,
+    name: str,
+    ruleset: str = "blato",
+    options: dict | None = None,
+    organisers=(),
+    seed: int | None = None,
+    actor: str = "",
+    **settings,
+) -> Event:
+    """A new event: its rules are checked by the engine, its settings (any of
+    event_settings.SETTING_NAMES, the rest take their defaults) by event_settings."""
+    try:
+        engine.Rules.build(ruleset, options or {})
+    except engine.RuleError as error:
+        raise RulesRefused(error) from None
+    event = Event(club=club, ruleset=ruleset, options=options or {})
+    values = {**event_settings.defaults(), **settings, "name": name}
+    event_settings.apply(event, values)
+    event.slug = unique_slug(Event, event.name)
+    if seed is not None:
+        event.seed = seed
+    event.save()
+    event.organisers.set(organisers)
+    log_action(event, actor, "event_created")
+    return event
+
+
+@transaction.atomic
+def event_update(*, event: Event, actor: str = "", **settings) -> Event:
+    """Change a running event's settings (any of event_settings.SETTING_NAMES; those not
+    given stay). Rounds already built keep their pairing mode; the standings are rebuilt
+    when a setting they depend on changed."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.CLOSED:
+        raise NotAllowed("event_closed")
+    built = event.rounds.count()
+    planned = settings.get("rounds_planned", event.rounds_planned)
+    if isinstance(planned, int) and planned < built:
+        raise TournamentError("rounds_fewer_than_built", n=built)
+    changed = event_settings.apply(event, settings)
+    if not changed:
+        return event
+    closed = event.rounds.filter(status=Round.Status.CLOSED).count()
+    if closed >= event.rounds_planned:  # the last planned round is already over
+        event.status = Event.Status.CLOSED
+    event.save()
+    log_action(event, actor, "event_updated", changed={s: getattr(event, s) for s in changed})
+    if event_settings.standings_changed(changed):
+        standings_changed(event)
+    return event
+
+
+@transaction.atomic
+def organiser_add(*, event: Event, username: str, actor: str = ""):
+    """Let another user run this event (they get the same rights as its creator)."""
+    user_model = get_user_model()
+    username = str(username).strip()
+    user = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).first()
+    if user is None or not user.is_active:
+        raise TournamentError("user_unknown", name=username)
+    if event.organisers.filter(pk=user.pk).exists():
+        raise TournamentError("organiser_already", name=username)
+    event.organisers.add(user)
+    log_action(event, actor, "organiser_added", username=user.get_username())
+    return user

@@ -1,0 +1,133 @@
+"""Writes to an event's entries: entering players, checking in, withdrawing, reinstating."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_key
+
+from .. import selectors
+from ..errors import NotAllowed, TournamentError
+from ..models import Entry, Event, Player
+from ._common import log_action, standings_changed
+
+
+def clean_name(name: object) -> str:
+    """A player's name as stored (scoring.names.PlayerName), or the refusal."""
+    try:
+        return str(PlayerName.parse(name))
+    except NameProblem as problem:
+        if problem.code == "too_long":
+            raise TournamentError("name_too_long", max=MAX_NAME, start=problem.text[:20]) from None
+        raise TournamentError("name_missing") from None
+
+
+def _club_players_by_key(event: Event) -> dict[str, Player]:
+    """The club's players by scoring.names.name_key; where old rows share a key, the one
+    entered in this event (else the oldest) is the person."""
+    entered = set(event.entries.values_list("player_id", flat=True))
+    known: dict[str, Player] = {}
+    for player in Player.objects.filter(club=event.club).order_by("pk"):
+        key = name_key(player.name)
+        if key not in known or (player.pk in entered and known[key].pk not in entered):
+            known[key] = player
+    return known
+
+
+def _open(event: Event) -> None:
+    if event.status == Event.Status.CLOSED:
+        raise NotAllowed("event_closed")
+
+
+@transaction.atomic
+def players_register(
+    *, event: Event, names: list[str], checked_in: bool = False, actor: str = ""
+) -> list[Entry]:
+    """Enter players by name, one entry per name, in order. A name the club knows, whatever
+    its case, spacing or accents ("ivan petrov" for "Ivan Petrov", scoring.names.name_key), is
+    that person, entered under the club's spelling; entering someone already entered changes
+    nothing. The same name twice in one list is refused: the pairings could not tell the two
+    apart (a pasted list skips its repeats before it gets here, see csv_import). A new entry
+    is a new row of the standings, so once there are rounds they are marked stale."""
+    _open(event)
+    cleaned = [clean_name(name) for name in names]
+    repeat = first_repeat(cleaned)
+    if repeat is not None:
+        raise TournamentError("name_listed_twice", name=cleaned[repeat[1]])
+    known = _club_players_by_key(event)
+    next_round = selectors.joining_round(event)
+    entries, entered = [], False
+    for name in cleaned:
+        player = known.get(name_key(name))
+        if player is None:
+            player, _ = Player.objects.get_or_create(club=event.club, name=name)
+            known[name_key(name)] = player
+        name = player.name
+        entry, created = Entry.objects.get_or_create(
+            event=event,
+            player=player,
+            defaults={"checked_in": checked_in, "joined_round": next_round},
+        )
+        entries.append(entry)
+        if created:
+            entered = True
+            data = {"player": player.pk, "name": name, "round": next_round}
+            log_action(event, actor, "player_entered", **data)
+    if entered and event.rounds.exists():  # before the first round there are no standings
+        standings_changed(event)
+    return entries
+
+
+def _still_entered(entry: Entry) -> None:
+    """A withdrawal is final for the event: a withdrawn player is neither checked in (or out)
+    nor withdrawn again. Read under a row lock, so a withdrawal and a check-in sent at the same
+    moment cannot both pass."""
+    if Entry.objects.select_for_update().only("withdrawn").get(pk=entry.pk).withdrawn:
+        entry.withdrawn = True
+        raise NotAllowed("player_withdrawn", name=entry.player.name)
+
+
+@transaction.atomic
+def entry_check_in(*, entry: Entry, checked_in: bool = True, actor: str = "") -> Entry:
+    _still_entered(entry)
+    entry.checked_in = checked_in
+    entry.save(update_fields=["checked_in"])
+    action = "checked_in" if checked_in else "checked_out"
+    log_action(entry.event, actor, action, player=entry.player_id)
+    return entry
+
+
+@transaction.atomic
+def entries_check_in_all(*, event: Event, actor: str = "") -> int:
+    """Check in every entered player who has not withdrawn; one audit entry for them all."""
+    _open(event)
+    count = event.entries.filter(checked_in=False, withdrawn=False).update(checked_in=True)
+    log_action(event, actor, "checked_in_all", count=count)
+    return count
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, actor: str = "", reason: str = "") -> Entry:
+    """A withdrawn player is left out of later rounds; results so far stand. A player still
+    seated at an unsettled table of a published round leaves that table to the organiser
+    (tournaments.walkouts: substitute, finish, void or adjust); the log names the table and
+    the pages warn with selectors.open_table_of."""
+    _still_entered(entry)
+    entry.withdrawn = True
+    entry.save(update_fields=["withdrawn"])
+    seated = selectors.open_table_of(entry.event, entry.player_id)
+    where = {"round": seated.round.number, "table": seated.number} if seated else {}
+    log_action(entry.event, actor, "withdrawn", reason, player=entry.player_id, **where)
+    return entry
+
+
+@transaction.atomic
+def entry_reinstate(*, entry: Entry, actor: str = "", reason: str = "") -> Entry:
+    """Undo a withdrawal (a mistake, or the player is back): the player is paired again from
+    the next round built, checked in or not as before; rounds missed meanwhile stay missed."""
+    if not Entry.objects.select_for_update().only("withdrawn").get(pk=entry.pk).withdrawn:
+        raise NotAllowed("player_not_withdrawn", name=entry.player.name)
+    entry.withdrawn = False
+    entry.save(update_fields=["withdrawn"])
+    log_action(entry.event, actor, "reinstated", reason, player=entry.player_id)
+    return entry

@@ -1,0 +1,72 @@
+"""Writes about results: an organiser confirming or reopening a table's result, and the
+standings task's build."""
+
+from __future__ import annotations
+
+import time
+
+from django.db import transaction
+
+from scoring import services as scoring
+from scoring.models import Game
+
+from .. import bridge, standings
+from ..models import Event, Standings, Table
+from ..signals import standings_stored
+from ._common import log_action
+
+
+def result_confirm(*, table: Table, actor: str) -> Game:
+    """An organiser confirms a table's result (as the second player would); the standings
+    hear of it through scoring's game_confirmed (tournaments.receivers)."""
+    game = scoring.game_confirm(game_id=table.game_id, actor=actor)
+    log_action(
+        table.round.event, actor, "result_confirmed", round=table.round.number, table=table.number
+    )
+    return game
+
+
+def result_reopen(*, table: Table, actor: str, reason: str) -> Game:
+    """Unlock a confirmed result for correction; the reason is kept in both audit trails."""
+    game = scoring.game_reopen(game_id=table.game_id, actor=actor, reason=reason)
+    log_action(
+        table.round.event,
+        actor,
+        "result_reopened",
+        reason,
+        round=table.round.number,
+        table=table.number,
+    )
+    return game
+
+
+def standings_build(*, event_id: int) -> Standings:
+    """The standings task's work: a snapshot of the event as of its results_version. If the
+    newest snapshot has that version already, nothing is stored (builds are idempotent).
+
+    The version is read before the results: a change committed meanwhile bumps it past the
+    one stored, so the snapshot is stale at once and the change's own build follows."""
+    event = Event.objects.get(pk=event_id)
+    version = event.results_version
+    latest = event.standings.first()
+    if latest is not None and latest.results_version == version:
+        return latest
+    started = time.perf_counter()
+    players, results, byes = bridge.standings_inputs(event)
+    rows = standings.build_standings(players, results, byes, bridge.standings_config(event))
+    seconds = time.perf_counter() - started
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)  # one build stored at a time
+        latest = event.standings.first()
+        if latest is not None and latest.results_version == version:
+            return latest
+        snapshot = Standings.objects.create(
+            event=event,
+            rounds_complete=bridge.rounds_complete(event),
+            counted=bridge.open_round_counted(event),
+            results_version=version,
+            rows=[row.as_dict() for row in rows],
+            build_seconds=seconds,
+        )
+    standings_stored.send(sender=Standings, snapshot=snapshot)  # written out for the polls
+    return snapshot

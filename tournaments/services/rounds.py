@@ -1,0 +1,259 @@
+"""Writes to rounds: asking for one, the pairing task's build, rebuilding, deleting, swapping
+players in a draft, publishing and closing (docs/rounds.md)."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from scoring import services as scoring
+
+from .. import bridge, pairing, selectors
+from ..errors import NotAllowed, TournamentError
+from ..models import SETTLED_RESULTS, Event, Round, Table
+from ..queue import enqueue_on_commit
+from ..vocabulary import ROUND_MIN_PLAYERS
+from ._common import log_action, standings_changed
+
+log = logging.getLogger(__name__)
+
+
+def too_few_players(count: int) -> TournamentError | None:
+    """The refusal of a round of `count` players (None when they are enough)."""
+    if count >= ROUND_MIN_PLAYERS:
+        return None
+    if count == 0:
+        return NotAllowed("no_players_checked_in")
+    return NotAllowed("too_few_players", n=count)
+
+
+def _not_buildable(event: Event, last: Round | None) -> NotAllowed:
+    """Why no round can be built now (selectors.round_to_build said None)."""
+    if event.status == Event.Status.CLOSED:
+        return NotAllowed("event_closed")
+    code = {
+        Round.Status.PENDING: "round_pending",
+        Round.Status.FAILED: "round_failed",
+        Round.Status.DRAFT: "round_draft",
+    }.get(last.status, "round_not_closed")
+    return NotAllowed(code, n=last.number)
+
+
+def round_refusal(event: Event) -> TournamentError | None:
+    """Why round_create would refuse the event's next round now (None: it would build one):
+    the pages say it before the organiser taps, with the service's own rule."""
+    last = event.rounds.order_by("-number").first()
+    number = selectors.round_to_build(event, last)
+    if number is None:
+        return _not_buildable(event, last)
+    return too_few_players(selectors.round_field_size(event, number))
+
+
+def _allowed(round_: Round, action: str, code: str) -> None:
+    """Refuse an action the round's state does not allow (selectors.round_actions: the rule
+    the pages offer actions by)."""
+    if action not in selectors.round_actions(round_):
+        raise NotAllowed(code)
+
+
+@transaction.atomic
+def round_create(*, event: Event, actor: str = "") -> Round:
+    """Start building the next round; the pairing runs in a Celery task after commit. A round
+    that can't be paired (too few players) is refused here, never left to fail later."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    refusal = round_refusal(event)
+    if refusal is not None:
+        raise refusal
+    number = selectors.round_to_build(event, event.rounds.order_by("-number").first())
+    round_ = Round.objects.create(
+        event=event, number=number, pairing_mode=event.pairing_mode(number)
+    )
+    log_action(event, actor, "round_requested", round=number, mode=round_.pairing_mode)
+    enqueue_on_commit("pair_round", round_.pk)
+    return round_
+
+
+def round_pair(*, round_id: int) -> Round:
+    """The pairing task's work: build the draft tables. Running it twice changes nothing.
+
+    Any build that fails ends `failed` with the reason, so no round waits for ever: the
+    field may have shrunk since the round was asked for, and an unexpected error must not
+    leave the round pending for the sweep to fail on again every minute. Only database
+    errors propagate (the task retries them).
+    """
+    try:
+        with transaction.atomic():
+            round_ = Round.objects.select_for_update().select_related("event").get(pk=round_id)
+            if round_.status != Round.Status.PENDING:
+                return round_
+            count = selectors.round_field_size(round_.event, round_.number)
+            refusal = too_few_players(count)
+            if refusal is not None:
+                raise refusal
+            request = bridge.pairing_request(round_)
+            started = time.perf_counter()
+            result = pairing.pair(request)
+            round_.pairing_seconds = time.perf_counter() - started
+            bridge.store_pairing(round_, result)
+            round_.status = Round.Status.DRAFT
+            round_.built_at = timezone.now()
+            round_.save()
+            return round_
+    except (DatabaseError, Round.DoesNotExist):
+        raise
+    except TournamentError as error:
+        count = error.params.get("n", 0)
+        return _round_failed(round_id, "too_few_players", _english(error), count)
+    except pairing.PairingError as error:
+        return _round_failed(round_id, error.code, error.message, error.data.get("count"))
+    except Exception as error:  # noqa: BLE001 - any other failure ends the build too
+        log.exception("round %s could not be built", round_id)
+        return _round_failed(round_id, "error", f"{type(error).__name__}: {error}")
+
+
+def _english(error: TournamentError) -> str:
+    """The stored reason (the API's "error"), in the site's language: pages word it again
+    from the round's flag (organise_presenters.build_error)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        return error.message
+
+
+def _round_failed(round_id: int, code: str, message: str, count: int | None = None) -> Round:
+    """Store a failed build: the reason in words (the API's "error") and, as the round's one
+    flag, its code for the pages to translate (organise_presenters.build_error)."""
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.status != Round.Status.PENDING:
+            return round_
+        round_.status = Round.Status.FAILED
+        round_.build_error = message
+        round_.flags = [{"code": "build_failed", "reason": code, "amount": count}]
+        round_.save()
+    return round_
+
+
+@transaction.atomic
+def round_retry(*, round_: Round, actor: str = "") -> Round:
+    """Build a failed or draft round again (e.g. after check-ins changed), or one whose build
+    was lost (still pending a minute on: no worker took it). Everyone entered by now plays.
+
+    A lost build is run in this process once the change is committed rather than sent to the
+    worker again: a stopped worker must not stop the evening (pairing takes well under a
+    second). Running twice is harmless: the pairing skips a round no longer pending.
+    """
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    _allowed(round_, "retry", "retry_not_allowed")
+    stuck = round_.status == Round.Status.PENDING
+    round_.tables.all().delete()
+    round_.byes.all().delete()
+    round_.event.entries.filter(joined_round__gt=round_.number).update(joined_round=round_.number)
+    round_.status = Round.Status.PENDING
+    round_.build_error = ""
+    round_.flags = []
+    round_.requested_at = timezone.now()
+    round_.save()
+    log_action(round_.event, actor, "round_rebuilt", round=round_.number)
+    if stuck:
+        transaction.on_commit(lambda pk=round_.pk: round_pair(round_id=pk))
+    else:
+        enqueue_on_commit("pair_round", round_.pk)
+    return round_
+
+
+@transaction.atomic
+def round_delete(*, round_: Round, actor: str = "", reason: str = "") -> int:
+    """Delete a failed or draft round (or one stuck being built): its number can be built
+    again later, and players entered meanwhile join it. Published rounds have games and
+    are never deleted. Returns the deleted round's number."""
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    _allowed(round_, "delete", "delete_not_allowed")
+    event, number = round_.event, round_.number
+    round_.delete()  # its tables and byes go with it (no game yet)
+    event.entries.filter(joined_round__gt=number).update(joined_round=number)
+    log_action(event, actor, "round_deleted", reason, round=number)
+    return number
+
+
+@transaction.atomic
+def round_swap(*, round_: Round, first: int, second: int, actor: str = "") -> Round:
+    """Swap two players (by player id) in a draft: between tables, seats or a bye."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _allowed(round_, "swap", "swap_not_allowed")
+    places = {}
+    for table in round_.tables.all():
+        for seat, pid in enumerate(table.seat_ids):
+            places[pid] = (table, seat)
+    for bye in round_.byes.all():
+        places[bye.player_id] = (bye, None)
+    if first not in places or second not in places or first == second:
+        raise TournamentError("swap_players_invalid")
+    (a, seat_a), (b, seat_b) = places[first], places[second]
+    _put(a, seat_a, second)  # a and b are one object when both sit at the same table
+    _put(b, seat_b, first)
+    a.save()
+    if b is not a:
+        b.save()
+    bridge.reflag_round(round_)
+    log_action(round_.event, actor, "players_swapped", round=round_.number, players=[first, second])
+    return round_
+
+
+def _put(place, seat, player_id) -> None:
+    if seat is None:
+        place.player_id = player_id
+    else:
+        setattr(place, f"seat_{seat}_id", player_id)
+
+
+@transaction.atomic
+def round_publish(*, round_: Round, actor: str = "") -> Round:
+    """Publish a draft: every table gets its game (and with it a table secret); its byes
+    count from now, so the standings are stale."""
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    _allowed(round_, "publish", "publish_not_allowed")
+    event = round_.event
+    tables = list(round_.tables.select_related("seat_0", "seat_1", "seat_2"))
+    for table in tables:
+        table.game = scoring.game_create(
+            ruleset=event.ruleset,
+            options=event.options,
+            players=[player.name for player in table.seats],
+            first_dealer=table.first_dealer,
+            actor=actor,
+        )
+    Table.objects.bulk_update(tables, ["game"])
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save()
+    if event.status == Event.Status.REGISTRATION:
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+    log_action(event, actor, "round_published", round=round_.number, tables=len(tables))
+    standings_changed(event)
+    return round_
+
+
+@transaction.atomic
+def round_close(*, round_: Round, actor: str = "") -> Round:
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    if round_.status != Round.Status.PUBLISHED:
+        raise NotAllowed("close_not_allowed")
+    open_tables = round_.tables.exclude(game__result__in=SETTLED_RESULTS).count()
+    if open_tables:
+        raise NotAllowed("tables_unsettled", n=open_tables)
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = timezone.now()
+    round_.save()
+    event = round_.event
+    if round_.number >= event.rounds_planned:
+        event.status = Event.Status.CLOSED
+        event.save(update_fields=["status"])
+    log_action(event, actor, "round_closed", round=round_.number)
+    standings_changed(event)
+    return round_

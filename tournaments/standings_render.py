@@ -1,0 +1,194 @@
+"""The standings written out when they are built, so that no poll renders them.
+
+A thousand phones poll the standings (the page's fragment, the projector, the JSON API)
+every few seconds. Rendering 999 rows takes ~0.1 s, so each snapshot is written out once,
+when services.standings_build stores it (the `standings_stored` signal: services may not
+import the presenters this needs): the API's JSON body, and per language of the site the
+standings table and the projector's, kept on the snapshot row (`api_body`, `rendered`).
+A poll then reads one stored text and words only the few lines that change between two
+snapshots (what is counted, "built … ago", "being updated"): tournaments.presenters.standings.
+
+The players' names and who has withdrawn are written into the text, so a withdrawal (or a
+reinstatement) writes the newest snapshot out again after its transaction; `mark` names
+each writing, and the polls' ETags include it. A snapshot stored before this existed, or
+one whose writing failed, is written out by the first poll that finds it missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models.fields.json import KT
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from . import selectors
+from .models import Entry, Event, Standings
+from .presenters.standings import standings_label, table_context
+from .signals import standings_stored
+
+STANDINGS_TABLE = "tournaments/public/standings.html#table"
+PROJECTOR_TABLE = "tournaments/public/projector.html#standings_table"
+#: The parts written out per language: the standings page's table, the projector's.
+PARTS = {"standings": STANDINGS_TABLE, "projector": PROJECTOR_TABLE}
+
+
+def _utc(moment) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+def api_data(event: Event, view: selectors.StandingsView) -> dict:
+    """The API's standings answer (../shared/spec/http-api.md), the one home of its shape."""
+    snapshot = view.snapshot
+    return {
+        "event": event.slug,
+        "rounds_complete": snapshot.rounds_complete if snapshot else 0,
+        "updated": _utc(snapshot.built_at) if snapshot else None,
+        "stale": view.stale,
+        "rows": [
+            {
+                "rank": row["rank"],
+                "player": view.names.get(row["player"], ""),
+                "player_id": row["player"],
+                "score": row["score"],
+                "metrics": row["metrics"],
+                "decided_by": row.get("decided_by"),
+            }
+            for row in (snapshot.rows if snapshot else [])
+        ],
+    }
+
+
+def _json(data: dict) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+#: How a stored body says it is up to date; `_with_stale` turns it into the other answer.
+#: "stale" comes before "rows" (api_data's order), so the first match is the key's own.
+_FRESH, _STALE = '"stale": false', '"stale": true'
+
+
+def _with_stale(body: str, stale: bool) -> str:
+    return body.replace(_FRESH, _STALE, 1) if stale else body
+
+
+def write_out(snapshot: Standings) -> Standings:
+    """Write the snapshot out for the polls (every language) and store it on its row."""
+    event = snapshot.event
+    view = selectors.StandingsView(snapshot, False, *selectors.standings_people(event))
+    body = _json(api_data(event, view))
+    rendered: dict = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            context = table_context(event, view)
+            rendered[code] = {part: render_to_string(name, context) for part, name in PARTS.items()}
+            rendered[code]["counted"] = standings_label(snapshot)
+    text = body + json.dumps(rendered, sort_keys=True)
+    rendered["mark"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    Standings.objects.filter(pk=snapshot.pk).update(api_body=body, rendered=rendered)
+    snapshot.api_body, snapshot.rendered = body, rendered
+    return snapshot
+
+
+@receiver(standings_stored)
+def _stored(sender, snapshot: Standings, **kwargs) -> None:
+    write_out(snapshot)
+
+
+@receiver(post_save, sender=Entry)
+def _entry_saved(sender, instance: Entry, update_fields=None, **kwargs) -> None:
+    """A withdrawal or reinstatement is marked in the standings rows: write them out again."""
+    if update_fields and "withdrawn" in update_fields:
+        event_id = instance.event_id
+        transaction.on_commit(lambda: _rewrite_newest(event_id))
+
+
+def _rewrite_newest(event_id: int) -> None:
+    snapshot = Standings.objects.select_related("event").filter(event_id=event_id).first()
+    if snapshot is not None:
+        write_out(snapshot)
+
+
+# --- reading what was written, for the polls ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stored:
+    """The newest snapshot as a poll needs it: which one, which writing of it (`mark`),
+    whether it is stale, and one written-out part in the active language with the label of
+    what it counts. `None` from `newest` when the event has no standings yet."""
+
+    snapshot_id: int
+    built_at: datetime
+    stale: bool
+    mark: str
+    counted: str
+    text: str
+
+
+def _language() -> str:
+    code = translation.get_language() or settings.LANGUAGE_CODE
+    return code if code in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def newest(event: Event, part: str) -> Stored | None:
+    """Two small queries (the newest snapshot's head and staleness: selectors.standings_head;
+    then the one part), whatever the field's size; written out now if it is missing."""
+    head = selectors.standings_head(event)
+    if head.snapshot_id is None:
+        return None
+    code = _language()
+    found = (
+        Standings.objects.filter(pk=head.snapshot_id)
+        .annotate(
+            mark=KT("rendered__mark"),
+            counted_label=KT(f"rendered__{code}__counted"),
+            text=KT(f"rendered__{code}__{part}"),
+        )
+        .values("mark", "counted_label", "text")
+        .first()
+    )
+    if found is None:  # gone meanwhile: the next poll finds the newer one
+        return None
+    if found["text"] is None:  # from before, or its writing failed
+        snapshot = Standings.objects.get(pk=head.snapshot_id)
+        snapshot.event = event
+        rendered = write_out(snapshot).rendered
+        found = {"mark": rendered["mark"], "text": rendered[code][part]}
+        found["counted_label"] = rendered[code]["counted"]
+    return Stored(
+        head.snapshot_id,
+        head.built_at,
+        head.stale,
+        found["mark"],
+        found["counted_label"] or "",
+        found["text"],
+    )
+
+
+def api_answer(event: Event) -> tuple[str, bytes]:
+    """(ETag, body) of the API's standings answer now: the newest snapshot's stored body,
+    marked stale when results came in since it was built. Two small queries; the ETag is
+    the body's hash, the same in every process."""
+    head = selectors.standings_head(event)
+    body = None
+    if head.snapshot_id is not None:
+        body = (
+            Standings.objects.filter(pk=head.snapshot_id).values_list("api_body", flat=True).first()
+        )
+        if body == "":  # from before, or its writing failed
+            snapshot = Standings.objects.get(pk=head.snapshot_id)
+            snapshot.event = event
+            body = write_out(snapshot).api_body
+    if body is None:
+        body = _json(api_data(event, selectors.StandingsView(None, True, {})))
+    body = _with_stale(body, head.stale)
+    etag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
+    return etag, body.encode()

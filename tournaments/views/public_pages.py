@@ -1,0 +1,89 @@
+"""The public event pages that do not poll: the front page, the list of events, an event's
+home, a round's tables and a player's page. No login, nothing secret: a table links only
+to its game's public watch page (scoring:table), never to the keeper's link.
+
+Read-only: rows come through tournaments.selectors, words through tournaments.presenters.
+Without JavaScript every page is complete and a reload refreshes it.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from scoring.presenters import ruleset_label
+
+from .. import selectors
+from ..models import Event, Player, Round
+from ..presenters import event as event_words
+from ..presenters.seat import player_games
+from ..presenters.standings import standings_context
+from ..presenters.tables import round_over, table_line
+from ..web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
+
+
+@require_GET
+def home(request):
+    """The front page: the events being played now, and the three things people come for."""
+    running = event_words.running(selectors.events_listed())[:5]
+    return render(request, "home.html", {"running": running})
+
+
+@require_GET
+def events(request):
+    """Every event: those being played first, then those taking entries, then closed ones."""
+    groups = event_words.event_groups(selectors.events_listed())
+    return render(request, PAGES + "events.html", {"groups": groups})
+
+
+@event_page
+def event(request, event: Event):
+    """The event's home: what it is, how far it has come, and where to look next."""
+    context = {
+        "event": event,
+        "ruleset": ruleset_label(event.ruleset),
+        **event_words.event_home(event, selectors.rounds_progress(event)),
+    }
+    return render(request, PAGES + "event.html", context)
+
+
+@event_page
+def round_detail(request, event: Event, number: int):
+    """A published (or closed) round: its tables, their games so far, and the byes."""
+    if number > MAX_ROUND:
+        raise Missing(_("There is no such round."))
+    try:
+        round_ = selectors.published_round(event, number)
+    except Round.DoesNotExist:
+        raise Missing(_("There is no such round, or it is not published yet.")) from None
+    context = {
+        "event": event,
+        "round": round_,
+        "round_over": round_over(round_),
+        "tables": [table_line(table) for table in selectors.round_tables_played(round_)],
+        "byes": selectors.round_byes(round_),
+    }
+    return render(request, PAGES + "round.html", context)
+
+
+@event_page
+def player(request, event: Event, player_id: int):
+    """One player's event: each published round's table (or bye) and their standing."""
+    if player_id > MAX_ID:
+        raise Missing(_("There is no such player in this event."))
+    try:
+        person: Player = selectors.entered_player(event, player_id)
+    except Player.DoesNotExist:
+        raise Missing(_("There is no such player in this event.")) from None
+    standing = standings_context(event, selectors.standings_latest(event), player_id=person.pk)
+    row = next(iter(standing["rows"]), None)
+    context = {
+        "event": event,
+        "person": person,
+        "games": player_games(event, person),
+        "row": row,
+        "standing": list(zip(standing["headings"], row.values, strict=True)) if row else [],
+        **{key: standing[key] for key in ("snapshot", "stale", "built_ago", "headings")},
+    }
+    return render(request, PAGES + "player.html", context)

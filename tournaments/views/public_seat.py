@@ -1,0 +1,97 @@
+"""Where do I sit? The players' own page on the night: a name typed, a seat shown, and a
+phone that remembers whose seat it looks up ("This is me", a cookie)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import selectors
+from ..models import Event, Player
+from ..presenters.seat import seat_answer
+from ..web.public import PAGES, event_page, no_such_event, query_id
+
+#: How long a phone remembers whose seat it looks up (an evening, and the next club night).
+ME_MAX_AGE = 14 * 24 * 3600
+
+
+def _me_cookie(event: Event) -> str:
+    return f"me-{event.pk}"
+
+
+def _remembered(request, event: Event) -> tuple[int, str] | None:
+    """The player this phone said it belongs to ("This is me"), if still in the event."""
+    player_id = query_id(request.COOKIES.get(_me_cookie(event)))
+    if player_id is None:
+        return None
+    try:
+        player = selectors.entered_player(event, player_id)
+    except Player.DoesNotExist:
+        return None
+    return player.pk, player.name
+
+
+@event_page
+def seat(request, event: Event):
+    """Where do I sit? A GET form: type a name, pick your own among the names it may mean
+    (in Latin or Cyrillic letters), read the answer. Only a whole name goes straight to the
+    seat: a part of one ("Georgi") may be someone else's ("Maria Georgieva"). A phone that
+    said "This is me" shows that player's seat first, without typing."""
+    typed = request.GET.get("name")
+    query = " ".join((typed or "").split())
+    me = _remembered(request, event)
+    error, matches, found, answer = "", [], None, None
+    if typed is not None and not query:
+        error = _("Type your name, or a part of it.")
+    elif query:
+        exact, matches = selectors.players_matching(event, query)
+        picked = query_id(request.GET.get("player"))
+        chosen = [m for m in matches if m[0] == picked] if picked else []
+        if chosen or len(exact) == 1:
+            found = (chosen or exact)[0]
+            answer = seat_answer(event, found[0])
+    elif me is not None:
+        found, answer = me, seat_answer(event, me[0])
+    context = {
+        "event": event,
+        "query": query,
+        "error": error,
+        "matches": matches,
+        "player": found,
+        "answer": answer,
+        "searched": bool(query),
+        "me": me,
+        "me_answer": None if me is None else answer if found == me else seat_answer(event, me[0]),
+    }
+    response = render(request, PAGES + "seat.html", context, status=400 if error else 200)
+    patch_cache_control(response, private=True)  # it depends on this phone's cookie
+    return response
+
+
+@require_POST
+def seat_me(request, slug: str):
+    """ "This is me" (remember the player on this phone, in a cookie) or "Not you?" (forget).
+    A plain form post, so it works without JavaScript; back to the seat page after."""
+    try:
+        event = selectors.event_by_slug(slug)
+    except Event.DoesNotExist:
+        return no_such_event(request)
+    response = redirect("tournaments:seat", event.slug)
+    player_id = query_id(request.POST.get("player"))
+    if request.POST.get("forget"):
+        response.delete_cookie(_me_cookie(event), samesite="Lax")
+    elif (
+        player_id is not None and Player.objects.filter(pk=player_id, entries__event=event).exists()
+    ):
+        response.set_cookie(
+            _me_cookie(event),
+            str(player_id),
+            max_age=ME_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )
+    return response

@@ -1,0 +1,153 @@
+"""The pages that phones and the wall poll: the standings and the projector.
+
+Nothing here renders the standings table: tournaments.standings_render writes it out once
+per snapshot and language when the snapshot is stored, and a poll reads that text and words
+only the lines above it (what is counted, "built … ago", "being updated"). A poll first
+asks what would change its answer (the newest snapshot, which writing of it, whether results
+came in since, the "built … ago" minute; for the projector also the round's games'
+versions); that names the answer (its ETag, with the release and the language), and a
+matching If-None-Match gets a 304. The standings fragment's answer is also kept for
+FRESH_SECONDS: half the phones in the room poll every 15 s, and within that time a poll
+costs no query at all; a new snapshot or new results show up at most that much later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from .. import selectors, standings_render, walkouts
+from ..models import Event, Round
+from ..presenters.standings import built_ago, head_context
+from ..presenters.tables import round_over, table_line
+from ..web.polls import POLL_SECONDS, etag, not_modified, polled
+from ..web.public import PAGES, event_page
+
+STANDINGS = PAGES + "standings.html"
+PROJECTOR = PAGES + "projector.html"
+#: How long a standings fragment's answer is kept before the database is asked again.
+FRESH_SECONDS = 2
+
+
+def standings_etag(stored: standings_render.Stored | None) -> str:
+    """Names what the standings show: which snapshot (its time too, as ids can come round
+    again in a fresh database) and which writing of it, whether it is stale, the "built …
+    ago" wording, and through `etag` the release and the language."""
+    if stored is None:
+        return etag("standings", None)
+    moment = stored.built_at.timestamp()
+    return etag(
+        "standings",
+        stored.snapshot_id,
+        moment,
+        stored.mark,
+        stored.stale,
+        built_ago(stored.built_at),
+    )
+
+
+def _standings_parts(stored: standings_render.Stored | None) -> dict:
+    """The lines above the table, worded now, and the table as it was written out."""
+    if stored is None:
+        return head_context(None, True)
+    return {
+        **head_context(stored, stored.stale, stored.counted),
+        "table_html": mark_safe(stored.text),
+    }
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A standings fragment's answer, kept per event and language for FRESH_SECONDS."""
+
+    etag: str
+    html: str
+
+
+def _kept_key(slug: str) -> str:
+    return f"standings-live:{slug}:{get_language() or ''}"
+
+
+def _fragment(request, event: Event) -> Kept:
+    """The standings fragment now (three small queries with the event's), kept for the
+    polls that follow."""
+    stored = standings_render.newest(event, "standings")
+    context = {"event": event, "poll_seconds": POLL_SECONDS, **_standings_parts(stored)}
+    html = render_to_string(STANDINGS + "#standings", context, request)
+    answer = Kept(standings_etag(stored), html)
+    cache.set(_kept_key(event.slug), answer, FRESH_SECONDS)
+    return answer
+
+
+@event_page
+def standings(request, event: Event):
+    """The newest standings; the fragment inside (the one the poll answers) polls
+    standings_live."""
+    fragment = _fragment(request, event)
+    context = {
+        "event": event,
+        "standings_html": mark_safe(fragment.html),
+        "settled": walkouts.settled_tables(event),  # adjusted, void, ended as it stood
+    }
+    return render(request, STANDINGS, context)
+
+
+@require_GET
+def standings_live(request, slug: str):
+    """The standings fragment for the poll: 304 while nothing it shows has changed."""
+    kept = cache.get(_kept_key(slug)) or _standings_live(request, slug)
+    if not isinstance(kept, Kept):  # the event's 404 page
+        return kept
+    return not_modified(request, kept.etag) or polled(HttpResponse(kept.html), kept.etag)
+
+
+@event_page
+def _standings_live(request, event: Event) -> Kept:
+    return _fragment(request, event)
+
+
+def _projector_etag(stored: standings_render.Stored | None, round_: Round | None) -> str:
+    round_part = (round_.pk, round_.status, round_.games_version) if round_ else None
+    return etag("projector", standings_etag(stored), round_part)
+
+
+def _projector_context(event: Event, stored, round_: Round | None) -> dict:
+    tables = selectors.round_tables_played(round_) if round_ else []
+    return {
+        "event": event,
+        "round": round_,
+        "round_over": round_over(round_),
+        "tables": [table_line(table) for table in tables],
+        "byes": selectors.round_byes(round_) if round_ else [],
+        "poll_seconds": POLL_SECONDS,
+        **_standings_parts(stored),
+    }
+
+
+@event_page
+def projector(request, event: Event):
+    """For the wall: the current round's tables, then the standings; projector.js scrolls
+    through them and loops, and the fragment polls projector_live."""
+    stored = standings_render.newest(event, "projector")
+    round_ = selectors.newest_published_round(event)
+    return render(request, PROJECTOR, _projector_context(event, stored, round_))
+
+
+@event_page
+def projector_live(request, event: Event):
+    """The projector's fragment for the poll: 304 while no table and no standings changed."""
+    stored = standings_render.newest(event, "projector")
+    round_ = selectors.newest_published_round(event)
+    tag = _projector_etag(stored, round_)
+    cached = not_modified(request, tag)
+    if cached is not None:
+        return cached
+    response = render(request, PROJECTOR + "#live", _projector_context(event, stored, round_))
+    return polled(response, tag)

@@ -1,0 +1,163 @@
+"""The tournaments app's words, listed once: pairing modes, bye and void policies, standings
+metrics, table states and the defaults of a new event.
+
+Every other module derives from here: the models' and forms' choices, the services'
+defaults and checks, the labels pages and exports show. The values themselves come from the
+pure modules where they are defined (tournaments.pairing.Mode, tournaments.standings), so
+the names stored in the database are theirs; this module adds the words people read (lazy,
+so each page reads them in its own language) and the site's defaults. Nothing of Django
+here but gettext_lazy.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from . import pairing, standings
+
+Choices = list[tuple[str, object]]
+
+
+def choices(labels: dict) -> Choices:
+    """(value, label) pairs for a model field or a form, in the labels' order."""
+    return list(labels.items())
+
+
+# --- pairing --------------------------------------------------------------------------------
+
+PairingMode = pairing.Mode
+#: The pairing modes, in the order forms list them.
+PAIRING_MODE_LABELS = {
+    PairingMode.RANDOM.value: _("random"),
+    PairingMode.SWISS.value: _("swiss"),
+    PairingMode.NO_REPEAT.value: _("no repeat"),
+}
+#: A new event's pairing (and a round's beyond an empty list): like against like.
+DEFAULT_PAIRING_MODE = PairingMode.SWISS.value
+DEFAULT_PAIRING_MODES = (DEFAULT_PAIRING_MODE,)
+
+
+def pairing_mode_of_round(modes: list[str] | tuple[str, ...], number: int) -> str:
+    """The mode round `number` is paired by: one mode per round, rounds beyond the list use
+    the last one, an empty list the default."""
+    modes = list(modes) or list(DEFAULT_PAIRING_MODES)
+    return modes[min(number, len(modes)) - 1]
+
+
+# --- standings --------------------------------------------------------------------------------
+
+#: What a bye scores (tournaments.standings.BYE_POLICIES).
+BYE_POLICY_LABELS = {
+    "zero": _("nothing"),
+    "second": _("as a second place"),
+    "average": _("the player's own average"),
+}
+DEFAULT_BYE_POLICY = "second"
+
+
+class VoidPolicy(enum.StrEnum):
+    """What the players of a void table get (tournaments.walkouts)."""
+
+    NONE = "none"
+    AVERAGE = "average"
+    BYE = "bye"  # what the event's bye policy gives a bye
+
+
+VOID_POLICY_LABELS = {
+    VoidPolicy.NONE.value: _("no result"),
+    VoidPolicy.AVERAGE.value: _("the player's own average"),
+    VoidPolicy.BYE.value: _("what a bye scores"),
+}
+DEFAULT_VOID_POLICY = VoidPolicy.BYE.value
+#: A void table's players as a bye of this policy (None: what the event's bye policy gives).
+VOID_AS_BYE = {VoidPolicy.NONE: "zero", VoidPolicy.AVERAGE: "average", VoidPolicy.BYE: None}
+
+#: Placing points of the first, second and third place when the event sets none.
+DEFAULT_PLACING_POINTS = (2, 1, 0)
+DEFAULT_PRECEDENCE = standings.DEFAULT_PRECEDENCE
+METRICS = standings.METRICS
+
+
+@dataclass(frozen=True)
+class MetricWords:
+    """How pages name one standings metric."""
+
+    label: object  # in a list of settings or an export's column: "game points"
+    heading: object  # the standings column: "Game points"
+    meaning: object  # the legend under the standings
+    word: object  # inside a sentence: "level on points and game points"
+
+
+METRIC_WORDS = {
+    "placing_points": MetricWords(
+        _("placing points"),
+        pgettext_lazy("standings column", "Placing points"),
+        _("points for placings, added up over the games"),
+        _("points"),
+    ),
+    "score": MetricWords(
+        _("game points"),
+        pgettext_lazy("standings column", "Game points"),
+        _("the game totals, added up"),
+        _("game points"),
+    ),
+    "firsts": MetricWords(
+        _("first places"),
+        pgettext_lazy("standings column", "Wins"),
+        _("first places"),
+        _("wins"),
+    ),
+    "opponents": MetricWords(
+        _("opponents' placing points"),
+        pgettext_lazy("standings column", "Opponents"),
+        _("the placing points of the opponents met, added up"),
+        _("opponents' points"),
+    ),
+    "head_to_head": MetricWords(
+        _("head to head"),
+        pgettext_lazy("standings column", "Level players beaten"),
+        _(
+            "among players level on the columns before it: how many of them this player placed "
+            "above in their games together (0 when that does not separate them)"
+        ),
+        _("head-to-head results"),
+    ),
+    "games": MetricWords(
+        _("games played"),
+        pgettext_lazy("standings column", "Games"),
+        _("games played"),
+        _("games played"),
+    ),
+    "lot": MetricWords(
+        _("lot"),
+        pgettext_lazy("standings column", "Lot"),
+        _("the event's drawing of lots"),
+        _("lot"),
+    ),
+}
+#: The metrics' labels (settings form, exports, "decided by").
+METRIC_LABELS = {metric: words.label for metric, words in METRIC_WORDS.items()}
+assert tuple(METRIC_WORDS) == METRICS, "every standings metric needs its words"
+
+
+# --- rounds and tables ------------------------------------------------------------------------
+
+#: The fewest players a round can seat: tables are of three.
+ROUND_MIN_PLAYERS = 3
+
+
+class TableStatus(enum.StrEnum):
+    """How far a table's result has come, and how it was settled (the API's table "status")."""
+
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CONFIRMED = "confirmed"
+    VOID = "void"
+    ADJUSTED = "adjusted"
+
+
+TABLE_STATUSES = tuple(status.value for status in TableStatus)
