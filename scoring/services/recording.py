@@ -26,6 +26,21 @@ def _same_deal(entry: DealEntry, calls, tricks, last_tricks) -> bool:
     )
 
 
+def _deal_number(number: object, code: str) -> None:
+    """A deal number is a positive whole number (JSON's true is not 1)."""
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise InvalidInput(code)
+
+
+def _decided_once_more_on_a_race(decide, *args) -> Recorded:
+    """Run a locked write; if another request stored the same deal number between our read
+    and our write (the unique constraint says so), decide again on what is stored now."""
+    try:
+        return decide(*args)
+    except IntegrityError:
+        return decide(*args)
+
+
 def deal_record(
     *,
     game_id: int,
@@ -36,13 +51,10 @@ def deal_record(
     actor: str = "",
 ) -> Recorded:
     """Record deal `number`; the same deal sent again records nothing (created=False)."""
-    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise InvalidInput("deal_number")
-    try:
-        return _deal_record(game_id, number, calls, tricks, last_tricks, actor)
-    except IntegrityError:
-        # Another request stored this number between our check and our write: decide again.
-        return _deal_record(game_id, number, calls, tricks, last_tricks, actor)
+    _deal_number(number, "deal_number")
+    return _decided_once_more_on_a_race(
+        _deal_record, game_id, number, calls, tricks, last_tricks, actor
+    )
 
 
 @transaction.atomic
@@ -144,13 +156,10 @@ def deal_correct(
     marked undone at the moment its replacement was entered, and the history holds both
     (before → after), so a correction is never silent. The same values again change nothing
     (created=False); a confirmed result must be reopened by an organiser first."""
-    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise InvalidInput("correct_number")
-    try:
-        return _deal_correct(game_id, number, calls, tricks, last_tricks, actor)
-    except IntegrityError:
-        # Another correction of this deal landed between our read and our write: decide again.
-        return _deal_correct(game_id, number, calls, tricks, last_tricks, actor)
+    _deal_number(number, "correct_number")
+    return _decided_once_more_on_a_race(
+        _deal_correct, game_id, number, calls, tricks, last_tricks, actor
+    )
 
 
 @transaction.atomic
