@@ -238,6 +238,10 @@ def test_adjusting_on_the_page(organiser_client, client, evening):
     assert table.game.placings == [2, 0, 1] and table.game.totals == [4, 0, -2]
     public = text(client.get(reverse("tournaments:round", args=[event.slug, 1])))
     assert "Adjusted result, confirmed" in public
+    organiser = text(
+        organiser_client.get(reverse("tournaments:organise_round", args=[event.slug, 1]))
+    )
+    assert 'class="result-state">Confirmed (adjusted)</span>' in organiser
 
 
 def test_the_round_closes_once_each_table_is_confirmed_or_void(organiser_client, evening):
@@ -253,6 +257,8 @@ def test_the_round_closes_once_each_table_is_confirmed_or_void(organiser_client,
     organiser_client.post(table_url(event, first, "void"), {"void-reason": "all left"})
     page = text(organiser_client.get(reverse("tournaments:organise_round", args=[event.slug, 1])))
     assert 'class="result-state">Void</span>' in page
+    assert "1 of 2 confirmed, 1 void" in page  # the heading agrees with the close button's line
+    assert "last entry just now" in page and "0 minutes" not in page
     assert organiser_client.post(close).status_code == 302
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED

@@ -21,6 +21,7 @@ from .. import organise_presenters as words
 from .. import selectors
 from ..forms import ReasonForm
 from ..models import Round, Table
+from ..walkouts import outcome_label
 
 #: A table still in play with nothing entered for this long is highlighted: a phone may have
 #: died, or the keeper stopped entering (a deal takes a few minutes).
@@ -74,11 +75,24 @@ def _activity(table: Table, now) -> tuple[str, bool]:
     if table.last_entry is None:
         text = _("%(deals)s · nothing entered yet") % {"deals": deals}
     else:
-        ago = timesince(table.last_entry, now, depth=1)
-        text = _("%(deals)s · last entry %(ago)s ago") % {"deals": deals, "ago": ago}
+        if now - table.last_entry < timedelta(minutes=1):
+            text = _("%(deals)s · last entry just now") % {"deals": deals}
+        else:
+            ago = timesince(table.last_entry, now, depth=1)
+            text = _("%(deals)s · last entry %(ago)s ago") % {"deals": deals, "ago": ago}
     quiet_since = table.last_entry or table.round.published_at or game.created_at
     stale = game.result == Game.Result.IN_PLAY and now - quiet_since > STALE_AFTER
     return text, stale
+
+
+def _result(table: Table) -> str:
+    """The table's result in words, saying how the organisers settled it when they did
+    ("confirmed (adjusted)"), as the public pages and exports say it."""
+    result = words.result_label(table.game)
+    how = outcome_label(table)
+    if how and table.outcome != Table.Outcome.VOID:
+        return _("%(result)s (%(how)s)") % {"result": result, "how": how}
+    return result
 
 
 def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) -> TableView:
@@ -97,7 +111,7 @@ def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) ->
             for seat, player in enumerate(table.seats)
         ],
         flags=words.flag_sentences(table.flags, names),
-        result=words.result_label(game),
+        result=_result(table),
         placings=words.placings(game),
         can_confirm=game is not None and game.confirmable,  # scoring's one rule
         can_reopen=game is not None and game.confirmed,
