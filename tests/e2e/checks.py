@@ -26,6 +26,7 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import Error as PlaywrightError
 
+from . import every_screen
 from .conftest import no_horizontal_scroll, small_tap_targets
 
 # Visible inputs, selects and textareas without a label: <label for>, a wrapping label,
@@ -381,9 +382,11 @@ def check_screen(page, name: str, screenshot=None, *, phone: bool | None = None)
     """Save the screen's screenshot, then check labels, headings, contrast, and at phone
     width tap targets and horizontal scrolling; then axe, in this language and the other;
     and keep the HTML for the Nu checker."""
-    if screenshot is not None:
-        screenshot(page, name)
-    keep_html(page, name)
-    found = _screen_problems(page, phone=phone)
-    found.update(_in_other_language(page, name, phone))
+    with every_screen.paused():  # its own copies of the screen are not journeys' screens
+        every_screen.remember(page)
+        if screenshot is not None:
+            screenshot(page, name)
+        keep_html(page, name)
+        found = _screen_problems(page, phone=phone)
+        found.update(_in_other_language(page, name, phone))
     assert not found, f"{name} ({page.url}): {found}"

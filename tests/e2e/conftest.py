@@ -64,9 +64,10 @@ def new_context(
 def _valid_html(request):
     """After the browser tests, the Nu HTML checker reads every distinct screen they saw
     (checks.SEEN_HTML), in one java run: an error fails the session."""
-    from . import checks
+    from . import checks, every_screen
 
-    yield
+    with every_screen.installed():
+        yield
     documents = {
         f"{name} [{language}] {url}": html
         for (_, name, language), (url, html) in sorted(checks.SEEN_HTML.items())
@@ -76,7 +77,8 @@ def _valid_html(request):
     (reporter.write_line if reporter else print)(
         f"\nchecks: axe ran on {checks.COUNTS['axe']} screens "
         f"({checks.COUNTS['other language']} of them reopened in the other language, "
-        f"{checks.COUNTS['other language not reopened']} not reopenable by a GET); "
+        f"{checks.COUNTS['other language not reopened']} not reopenable by a GET; "
+        f"{every_screen.COUNTS['states']} screens checked as journeys passed them); "
         f"the Nu HTML checker read {len(documents)} distinct screens"
     )
     assert not errors, "the Nu HTML checker found errors:\n" + "\n".join(errors)
@@ -103,6 +105,10 @@ def new_phone(browser):
 
     contexts, pages = [], []
     yield make
+    from . import every_screen
+
+    for page in pages:  # the screen each phone was left on is a screen the journey saw
+        every_screen.check_if_new(page)
     for page in pages:
         PAGE_OPTIONS.pop(id(page), None)
     for context in contexts:
