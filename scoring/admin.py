@@ -1,14 +1,15 @@
-"""Games, their deals and their history in the admin, read-only (config.readonly_admin).
+"""Games, their deals, their history, the seats players claimed and what they said of the
+result, in the admin, read-only (config.readonly_admin).
 
 A game's secret is never shown: it is not editable, so the admin leaves it out of every page,
-and it is neither listed nor searchable here.
+and it is neither listed nor searchable here; nor is a claim's holder (a phone's digest).
 """
 
 from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 
-from .models import DealEntry, Game, GameChange
+from .models import DealEntry, Game, GameChange, SeatClaim, Verdict
 
 
 class DealInline(ReadOnlyInline):
@@ -43,4 +44,22 @@ class GameChangeAdmin(ReadOnlyAdmin):
     list_display = ("game", "at", "action", "deal_number", "actor")
     list_filter = ("action", "at")
     search_fields = ("=game__id", "actor", "reason")
+    list_select_related = ("game",)
+
+
+@admin.register(SeatClaim)
+class SeatClaimAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seat", "claimed_at")
+    list_filter = ("claimed_at",)
+    search_fields = ("=game__id",)
+    fields = ("game", "seat", "claimed_at")
+    readonly_fields = fields
+    list_select_related = ("game",)
+
+
+@admin.register(Verdict)
+class VerdictAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seat", "agrees", "version", "at")
+    list_filter = ("agrees", "at")
+    search_fields = ("=game__id", "reason")
     list_select_related = ("game",)

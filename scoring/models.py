@@ -17,6 +17,16 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
+class Quorum(models.TextChoices):
+    """Who must confirm a finished game before its result locks (issue 15). The keeper's
+    confirmation is always one of them; "all three" asks each seat's player too (a keeper who
+    sits at the table confirms their own seat by claiming it). Casual games: the keeper alone."""
+
+    KEEPER = "keeper", _("the score-keeper alone")
+    KEEPER_AND_ONE = "keeper_one", _("the score-keeper and one other player")
+    ALL = "all", _("all three players")
+
+
 class Game(models.Model):
     class Result(models.TextChoices):
         IN_PLAY = "in_play", _("in play")
@@ -39,6 +49,9 @@ class Game(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by = models.CharField(max_length=150, blank=True)
+    quorum = models.CharField(
+        _("who confirms the result"), max_length=12, choices=Quorum.choices, default=Quorum.KEEPER
+    )
 
     class Meta:
         verbose_name = _("game")
@@ -117,6 +130,10 @@ class GameChange(models.Model):
         ENDED_EARLY = "ended_early", _("game ended as it stands")
         VOIDED = "voided", _("game set aside (void)")
         RESULT_ADJUSTED = "result_adjusted", _("result adjusted")
+        SEAT_CLAIMED = "seat_claimed", _("seat claimed")
+        CLAIM_RESET = "claim_reset", _("seat claim reset")
+        RESULT_AGREED = "result_agreed", _("result confirmed by a player")
+        RESULT_DISPUTED = "result_disputed", _("result disputed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(auto_now_add=True)
@@ -131,3 +148,47 @@ class GameChange(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id}: {self.action} by {self.actor or '?'}"
+
+
+class SeatClaim(models.Model):
+    """A phone that said "I am the player in this seat": it may then confirm or dispute the
+    result for that seat. A seat is claimed once and a phone claims one seat of a game; only
+    the organiser (or the keeper of a casual game) resets a claim."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="claims")
+    seat = models.PositiveSmallIntegerField()
+    #: A digest of the claiming phone's own random token (kept in its cookie), never the token.
+    holder = models.CharField(max_length=64)
+    claimed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="scoring_one_claim_per_seat"),
+            models.UniqueConstraint(fields=["game", "holder"], name="scoring_one_seat_per_phone"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat} claimed"
+
+
+class Verdict(models.Model):
+    """What one side of the table said about a finished result: agreed, or "this is wrong"
+    with a word of why. Bound to the game's version when it was given, so a correction made
+    afterwards asks again. seat None is the score-keeper."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="verdicts")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    agrees = models.BooleanField()
+    reason = models.TextField(blank=True)
+    version = models.PositiveIntegerField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["game", "version"], name="scoring_verdict_version")]
+
+    def __str__(self) -> str:
+        side = "keeper" if self.seat is None else f"seat {self.seat}"
+        return (
+            f"game {self.game_id} v{self.version}: {side} {'agrees' if self.agrees else 'disputes'}"
+        )

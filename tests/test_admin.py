@@ -9,17 +9,23 @@ from django.apps import apps
 from django.contrib import admin
 from django.core import checks
 from django.test import Client
+from django.utils import timezone
 
-from scoring.models import DealEntry, Game, GameChange
+from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
 from tournaments.models import (
     ApiToken,
     Bye,
     Club,
+    ClubGame,
+    ClubLog,
     Entry,
     Event,
     EventLog,
     Player,
+    Rating,
+    RatingStep,
     Round,
+    Season,
     Standings,
     Table,
 )
@@ -72,6 +78,31 @@ def rows(django_user_model):
         DealEntry: DealEntry.objects.create(game=game, number=1, calls=["hearts"]),
         GameChange: GameChange.objects.create(
             game=game, actor="olga", action=GameChange.Action.CREATED
+        ),
+        SeatClaim: SeatClaim.objects.create(game=game, seat=0, holder="h" * 64),
+        Verdict: Verdict.objects.create(game=game, seat=0, agrees=False, reason="Ana", version=1),
+        ClubLog: ClubLog.objects.create(club=club, actor="olga", action="members_merged"),
+        Season: Season.objects.create(club=club, name="Ana's autumn"),
+        ClubGame: ClubGame.objects.create(
+            game=Game.objects.create(
+                ruleset="blato", players=["Ana", "Boris", "Vera"], first_dealer=0, totals=[0] * 3
+            ),
+            club=club,
+            seat_0=ana,
+            seat_1=boris,
+            seat_2=vera,
+        ),
+        Rating: Rating.objects.create(player=ana, mu=25, sigma=8, ordinal=1, games=1),
+        RatingStep: RatingStep.objects.create(
+            club=club,
+            player=ana,
+            game=game,
+            batch_at=timezone.now(),
+            batch="e1r1",
+            place=1,
+            mu=25,
+            sigma=8,
+            ordinal=1,
         ),
     }
     return made

@@ -1,4 +1,5 @@
-"""Clubs, players, events, rounds, tables, byes, standings, the log and API tokens in the admin.
+"""Clubs, players, events, rounds, tables, byes, standings, the logs, seasons, casual club games,
+ratings and API tokens in the admin.
 
 Read-only (config.readonly_admin): every change goes through the organiser pages or the API,
 whose services keep the audit trail and the standings in step. The one exception is an API
@@ -11,7 +12,23 @@ from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 
-from .models import ApiToken, Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
+from .models import (
+    ApiToken,
+    Bye,
+    Club,
+    ClubGame,
+    ClubLog,
+    Entry,
+    Event,
+    EventLog,
+    Player,
+    Rating,
+    RatingStep,
+    Round,
+    Season,
+    Standings,
+    Table,
+)
 
 
 @admin.register(Club)
@@ -101,6 +118,46 @@ class EventLogAdmin(ReadOnlyAdmin):
     list_filter = ("action", "event", "at")
     search_fields = ("event__name", "actor", "reason")
     list_select_related = ("event",)
+
+
+@admin.register(ClubLog)
+class ClubLogAdmin(ReadOnlyAdmin):
+    list_display = ("club", "at", "action", "actor")
+    list_filter = ("action", "club", "at")
+    search_fields = ("club__name", "actor", "reason")
+    list_select_related = ("club",)
+
+
+@admin.register(Season)
+class SeasonAdmin(ReadOnlyAdmin):
+    list_display = ("name", "club", "starts_on", "ends_on", "best_nights", "min_nights")
+    list_filter = ("club",)
+    search_fields = ("name", "club__name")
+    list_select_related = ("club",)
+
+
+@admin.register(ClubGame)
+class ClubGameAdmin(ReadOnlyAdmin):
+    list_display = ("game", "club", "seat_0", "seat_1", "seat_2")
+    list_filter = ("club",)
+    search_fields = ("=game__id", "seat_0__name", "seat_1__name", "seat_2__name")
+    list_select_related = ("game", "club", "seat_0", "seat_1", "seat_2")
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ("player", "ordinal", "mu", "sigma", "games", "updated_at")
+    list_filter = ("player__club",)
+    search_fields = ("player__name",)
+    list_select_related = ("player",)
+
+
+@admin.register(RatingStep)
+class RatingStepAdmin(ReadOnlyAdmin):
+    list_display = ("player", "game", "batch", "batch_at", "place", "ordinal")
+    list_filter = ("club", "batch_at")
+    search_fields = ("player__name", "batch")
+    list_select_related = ("player", "game")
 
 
 @admin.register(ApiToken)

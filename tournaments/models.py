@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Game
+from scoring.models import Game, Quorum
 
 from . import vocabulary
 
@@ -31,6 +31,14 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Who runs the club across nights: its members, seasons and settings (issue 16).
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
+    )
+    #: The leaderboard and ratings API for everyone, or only for the club's organisers.
+    ratings_public = models.BooleanField(_("ratings are public"), default=True)
+    #: Whether casual games started under the club are rated like event tables.
+    rate_casual_games = models.BooleanField(_("rate casual games"), default=False)
 
     class Meta:
         verbose_name = _("club")
@@ -93,6 +101,17 @@ class Event(models.Model):
         max_length=10,
         choices=VOID_POLICIES,
         default=vocabulary.DEFAULT_VOID_POLICY,
+    )
+    confirm_quorum = models.CharField(
+        _("who confirms a table's result"),
+        max_length=12,
+        choices=Quorum.choices,
+        default=Quorum.KEEPER,
+    )
+    #: Round 1 of a swiss event paired by the players' club ratings instead of at random.
+    seed_by_rating = models.BooleanField(_("seed round 1 by rating"), default=False)
+    season = models.ForeignKey(
+        "Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
     )
     seed = models.PositiveIntegerField(default=new_seed)
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.REGISTRATION)
@@ -262,6 +281,9 @@ class Table(models.Model):
         blank=True,
         help_text="Player ids a void table compensates under the event's void policy.",
     )
+    #: The short code typed with the table number when a camera won't scan the keeper's QR;
+    #: valid while this table's round is open, renewed by the organiser (issue 15).
+    pin = models.CharField(max_length=8, blank=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -370,3 +392,7 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"API token of {self.user}"
+
+
+# A club's life across its events (issue 16): its log, seasons, casual games and ratings.
+from .club_models import ClubGame, ClubLog, Rating, RatingStep, Season  # noqa: E402, F401

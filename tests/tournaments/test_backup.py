@@ -631,9 +631,12 @@ def test_a_backup_written_before_the_rewrite_imports_and_round_trips():
     event = imported.event
     assert imported.warnings == []
     # Everything comes back as the file has it, ids included; the fingerprint is gone (each
-    # snapshot's `current` says it) and `counted`, which that version did not keep, is empty.
+    # snapshot's `current` says it) and `counted`, which that version did not keep, is empty;
+    # so are the table phones' fields (the keeper alone confirms, no PIN).
     again = document(event)
-    assert canonical(again, {"counted"}) == canonical(old, {"results_stamp"})
+    added = {"counted", "confirm_quorum", "seed_by_rating", "pin", "quorum"}
+    assert canonical(again, added) == canonical(old, {"results_stamp"})
+    assert again["event"]["confirm_quorum"] == "keeper"
     assert all(snapshot["counted"] == {} for snapshot in again["standings"])
 
     # The walkouts: players in the tables' JSON are the same people again.

@@ -19,8 +19,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from scoring.models import Game
+
 from ..errors import TournamentError
-from ..models import Bye, Event, EventLog, Round, Standings, Table
+from ..models import Bye, Club, Event, EventLog, Round, Standings, Table
 
 FORMAT = "three-five-eight/event-backup"
 VERSION = 1
@@ -35,15 +37,19 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
     # and a restore sets the counters from that (backup.writing).
     Standings: {"api_body", "rendered", "results_version"},
     Event: {"results_version"},
+    # The club's own settings: restoring an event into a club leaves the club as it is.
+    Club: {"ratings_public", "rate_casual_games"},
 }
 
 #: Fields added after version 1 of the format: a backup written before them lacks them and
 #: reads as the field's default (walkouts: no void policy chosen, every table played;
-#: standings: nothing counted beyond the closed rounds).
+#: standings: nothing counted beyond the closed rounds; table phones: the keeper alone
+#: confirms, no PIN yet).
 ADDED: dict[type[models.Model], set[str]] = {
-    Event: {"void_policy"},
-    Table: {"outcome", "outcome_reason", "substitutions", "void_players"},
+    Event: {"void_policy", "confirm_quorum", "seed_by_rating"},
+    Table: {"outcome", "outcome_reason", "substitutions", "void_players", "pin"},
     Standings: {"counted"},
+    Game: {"quorum"},
 }
 
 #: Keys a version 1 file may hold that the site no longer keeps: read and dropped (the
