@@ -1,18 +1,22 @@
-"""A new game, and the keeper's link that hands keeping its score to another phone."""
+"""A new game (from the form, or again with the same players after a casual game ends), the
+games this phone keeps, and the keeper's link that hands keeping a score to another phone."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import services, throttle
+from .errors import ScoringError
 from .forms import GameNewForm
-from .keeper import actor, keep_grant
+from .keeper import actor, is_keeper, keep_grant, kept_games
 from .names import near_pairs
-from .pages import game_or_404, no_store, submit
+from .pages import game_or_404, no_store, not_keeper, submit
+from .presenters.place import again_dealer, kept_game, place_of
 from .presenters.rulesets import ruleset_choices
+from .rule_words import refusal
 
 #: The fields of the new game form under "More options", opened when one of them is wrong.
 OPTIONS = ("hands", "goal", "pass_turns", "exchange_order")
@@ -53,8 +57,34 @@ def game_new(request):
         "rulesets": list(zip(form["ruleset"], ruleset_choices(), strict=True)),
         "player_fields": [form[f"player_{seat}"] for seat in range(3)],
         "options_open": any(form[name].errors for name in OPTIONS),
+        "my_games": [kept_game(game) for game in kept_games(request) if place_of(game) is None],
     }
     return render(request, "scoring/game_new.html", context, status=status)
+
+
+@require_POST
+def game_again(request, game_id: int):
+    """A new game of the same players, ruleset and options, the first deal passed on to the
+    next seat: one tap for the keeper of a casual game that has ended."""
+    game = game_or_404(game_id)
+    if not is_keeper(request, game) or place_of(game) is not None:
+        return not_keeper(request, game)
+    if not throttle.game_creation_allowed(request):
+        messages.error(request, _("Too many new games from here just now. Wait ten minutes."))
+        return redirect("scoring:table", game_id=game.id)
+    try:
+        again = services.game_create(
+            ruleset=game.ruleset,
+            players=list(game.players),
+            options=game.options,
+            first_dealer=again_dealer(game),
+            actor=actor(request),
+        )
+    except ScoringError as error:
+        messages.error(request, refusal(error, list(game.players)))
+        return redirect("scoring:table", game_id=game.id)
+    keep_grant(request, again)
+    return redirect("scoring:table", game_id=again.id)
 
 
 @require_GET

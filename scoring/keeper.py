@@ -47,12 +47,23 @@ def keeps_here(request, game: Game) -> bool:
     return keeper_key(game.pk) in request.session
 
 
+def kept_games(request, limit: int = 20) -> list[Game]:
+    """The games this session keeps now (its mark still the game's), the latest first."""
+    prefix = keeper_key(0)[:-1]
+    ids = [int(key[len(prefix) :]) for key in request.session.keys() if key.startswith(prefix)]
+    games = Game.objects.filter(pk__in=ids).order_by("-updated_at")
+    return [game for game in games if is_keeper_mark(request, game)][:limit]
+
+
+def is_keeper_mark(request, game: Game) -> bool:
+    """This session holds the table's current secret (organisers aside)."""
+    held = request.session.get(keeper_key(game.pk))
+    return isinstance(held, str) and secrets.compare_digest(held, _secret_mark(game))
+
+
 def is_keeper(request, game: Game) -> bool:
     """The holder of the table's current secret, or an organiser allowed to change the game."""
-    held = request.session.get(keeper_key(game.pk))
-    if isinstance(held, str) and secrets.compare_digest(held, _secret_mark(game)):
-        return True
-    return can_manage(request.user, game)
+    return is_keeper_mark(request, game) or can_manage(request.user, game)
 
 
 def can_manage(user, game: Game) -> bool:

@@ -53,6 +53,15 @@ MESSAGES: dict[str, Promise] = {
     "not_confirmable": _("only a finished game with settled placings can be confirmed"),
     "reopen_reason": _("say why the result is reopened"),
     "not_confirmed": _("the result is not confirmed"),
+    # --- the players' own confirmations (scoring.services.verdicts)
+    "seat_taken": _(
+        "%(name)s's seat was already claimed on another phone: "
+        "if that was not you, ask the organiser to reset it"
+    ),
+    "phone_has_seat": _("this phone already speaks for %(name)s"),
+    "no_seat_here": _("claim your seat first: say which player you are"),
+    "dispute_reason": _("say what is wrong"),
+    "claim_not_found": _("that seat is not claimed"),
     # --- a walkout: substitute, end early, void, adjust
     "reason_missing": _("say why"),
     "reopen_first": _("the result is confirmed: reopen it first"),

@@ -11,6 +11,7 @@ import engine
 from .forms import LegalCardsForm, ReturnCardForm
 from .pages import game_or_404
 from .presenters import referee as answers
+from .presenters.card_picker import picker
 from .presenters.rulesets import ruleset_choices
 from .rule_words import rule_text
 from .words import ruleset_label
@@ -50,6 +51,11 @@ def referee(request, game_id: int | None = None):
         "play_form": play_form,
         "return_answer": return_answer,
         "play_answer": play_answer,
+        "pickers": {
+            "return_hand": picker(return_form["hand"]),
+            "return_given": picker(return_form["given"], single=True),
+            "play_hand": picker(play_form["hand"]),
+        },
     }
     bad = (return_form.is_bound and return_form.errors) or (play_form.is_bound and play_form.errors)
     return render(request, "scoring/referee.html", context, status=400 if bad else 200)

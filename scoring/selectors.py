@@ -71,3 +71,19 @@ def game_mark(game_id: int) -> tuple[int, float] | None:
     version); None for no such game."""
     found = Game.objects.filter(pk=game_id).values_list("version", "updated_at").first()
     return None if found is None else (found[0], found[1].timestamp())
+
+
+def disputed_games(game_ids: list[int]) -> set[int]:
+    """Which of these games a player disputes now (a "this is wrong" on the game's current
+    version, not since replaced by their agreement): one query."""
+    from django.db.models import F
+
+    from .models import Verdict
+
+    rows = Verdict.objects.filter(game_id__in=game_ids, version=F("game__version"))
+    latest: dict[tuple[int, int | None], bool] = {}
+    for game_id, seat, agrees in rows.order_by("at", "pk").values_list(
+        "game_id", "seat", "agrees"
+    ):
+        latest[(game_id, seat)] = agrees
+    return {game for (game, seat), agrees in latest.items() if seat is not None and not agrees}

@@ -10,3 +10,6 @@ from django.dispatch import Signal
 
 game_confirmed = Signal()  # kwargs: game
 game_reopened = Signal()  # kwargs: game
+# Asked, not told: where a game is played, for the heading of its table page. A listener that
+# owns the game answers {"event": name, "round": number, "table": number}; else None.
+game_place = Signal()  # kwargs: game

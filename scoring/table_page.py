@@ -21,7 +21,9 @@ from .forms import ConfirmForm, LastTricksForm, TricksForm
 from .keeper import can_manage, keeps_here
 from .models import Game
 from .pages import keeper_link
+from .presenters.confirmations import board as confirmations_board
 from .presenters.corrections import ClashView, corrections
+from .presenters.place import place_line, place_of
 from .presenters.table import TableView, table_view
 from .tables import sheet_table
 
@@ -38,9 +40,18 @@ def etag(request, game: Game, keeper: bool) -> str:
         "htmx" if request.htmx else "page",
         get_language() or "",
         request.GET.urlencode(),
+        _word_mark(game),
     )
     digest = hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
     return f'"{digest}"'
+
+
+def _word_mark(game: Game) -> str:
+    """What the players said of a finished result (claims, agreements, disputes leave the
+    version as it is): the game's latest history entry, asked only while it awaits them."""
+    if game.result != Game.Result.FINISHED:
+        return ""
+    return str(game.changes.order_by("-pk").values_list("pk", flat=True).first() or "")
 
 
 def render_table(
@@ -66,6 +77,7 @@ def render_table(
     errors = dict(errors or {})
     names = view.names
     shown = {}
+    board = None
     if keeper and not view.confirmed:
         if view.step == "call":
             shown["call"] = None
@@ -86,7 +98,8 @@ def render_table(
                     given=view.last_tricks_given,
                 )
             shown["last_tricks"] = form
-        if view.can_confirm:
+        board = confirmations_board(game) if view.can_confirm else None
+        if view.can_confirm and not (board.asks_players and board.keeper_agreed):
             shown["confirm"] = forms.get("confirm") or ConfirmForm(names=names)
     # An error for a form that is not on the page any more is said at the top.
     page_errors = [message for section, message in errors.items() if section not in shown]
@@ -107,9 +120,17 @@ def render_table(
         "clash": clash,
         "corrections": corrections(game) if replaced else [],
         "undo_query": urlencode({"deal": view.last_deal_number, "v": game.version}),
+        # Who confirmed the result (phone-neutral: the watchers' partial is shared).
+        "board": board or (confirmations_board(game) if view.placings else None),
     }
     if partial is None:
         partial = bool(request.htmx)
+    # Where am I: asked of the game's owner only where the answer is shown.
+    place = place_of(game) if keeper or not partial else None
+    context["place_line"] = place_line(game, place)
+    context["can_play_again"] = keeper and bool(view.placings) and place is None
+    # The keeper of a casual game resets its seat claims (an event's: its organiser).
+    context["claims_resettable"] = keeper and place is None
     if not partial:
         context["watch_url"] = request.build_absolute_uri(reverse("scoring:table", args=[game.id]))
         if keeper:

@@ -3,7 +3,7 @@ under /api/.)"""
 
 from django.urls import path
 
-from . import correct, game_new, manage, referee, undo, views, watch
+from . import correct, game_new, manage, offline, referee, seat_claim, undo, views, watch
 
 app_name = "scoring"
 
@@ -11,8 +11,11 @@ urlpatterns = [
     path("games/new/", game_new.game_new, name="game_new"),
     path("games/<int:game_id>/", views.table, name="table"),
     path("games/<int:game_id>/keep/<str:secret>/", game_new.keep, name="keep"),
+    path("games/<int:game_id>/again/", game_new.game_again, name="game_again"),
     path("games/<int:game_id>/sheet/", watch.sheet, name="sheet"),
     path("games/<int:game_id>/qr.svg", watch.qr, name="qr"),
+    path("games/<int:game_id>/manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("games/<int:game_id>/call/", views.call, name="call"),
     path("games/<int:game_id>/deal/", views.deal, name="deal"),
     path("games/<int:game_id>/last-tricks/", views.last_tricks, name="last_tricks"),
@@ -20,6 +23,10 @@ urlpatterns = [
     path("games/<int:game_id>/undo/", undo.undo, name="undo"),
     path("games/<int:game_id>/deals/<int:number>/correct/", correct.correct, name="correct"),
     path("games/<int:game_id>/release/", views.release, name="release"),
+    path("games/<int:game_id>/me/", seat_claim.me, name="me"),
+    path("games/<int:game_id>/claim/", seat_claim.claim, name="claim"),
+    path("games/<int:game_id>/verdict/", seat_claim.verdict, name="verdict"),
+    path("games/<int:game_id>/claims/<int:seat>/reset/", seat_claim.reset, name="claim_reset"),
     path("games/<int:game_id>/manage/", manage.manage, name="manage"),
     path("games/<int:game_id>/manage/reopen/", manage.reopen, name="manage_reopen"),
     path("games/<int:game_id>/manage/confirm/", manage.confirm, name="manage_confirm"),

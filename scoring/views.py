@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from . import selectors, services
 from .errors import Conflict
 from .forms import CallForm, ConfirmForm, LastTricksForm, TricksForm
-from .keeper import actor, is_keeper, keep_release, keeper_key  # noqa: F401 (keeper_key: callers)
+from .keeper import actor, can_manage, is_keeper, keep_release, keeper_key  # noqa: F401 (keeper_key: callers)
 from .models import Game
 from .pages import game_or_404, not_keeper, submit
 from .presenters.corrections import clash_view
@@ -188,12 +188,16 @@ def last_tricks(request, game: Game):
 
 @keeper_post
 def confirm(request, game: Game):
-    """A second player confirms the result, which locks it."""
+    """The keeper's confirmation: it locks the result once the game's quorum agrees
+    (scoring.services.verdicts); an organiser's always locks."""
     names = list(game.players)
     form = ConfirmForm(request.POST, names=names)
+    by_keeper = not can_manage(request.user, game)
     submitted = submit(
         form,
-        lambda data: services.game_confirm(game_id=game.id, actor=data["player"]),
+        lambda data: services.game_confirm(
+            game_id=game.id, actor=data["player"], by_keeper=by_keeper
+        ),
         names=names,
     )
     if submitted.ok:

@@ -20,10 +20,20 @@ from .results import (
     game_void,
     seat_substitute,
 )
+from .verdicts import (
+    claim_reset,
+    holder_digest,
+    quorum_met,
+    result_agree,
+    result_dispute,
+    seat_claim,
+    waiting_for,
+)
 
 __all__ = [
     "Recorded",
     "calls_make",
+    "claim_reset",
     "deal_correct",
     "deal_record",
     "deal_undo",
@@ -34,8 +44,14 @@ __all__ = [
     "game_end_early",
     "game_reopen",
     "game_void",
+    "holder_digest",
     "last_tricks_add",
+    "quorum_met",
+    "result_agree",
+    "result_dispute",
     "secret_matches",
     "secret_replace",
+    "seat_claim",
     "seat_substitute",
+    "waiting_for",
 ]

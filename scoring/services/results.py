@@ -4,32 +4,32 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 import engine
 
 from ..errors import Conflict, InvalidInput
-from ..models import Game, GameChange
+from ..models import Game, GameChange, Quorum
 from ..selectors import game_record, live_entries
-from ..signals import game_confirmed, game_reopened
+from ..signals import game_reopened
 from .base import clean_players, locked, log, reason_given, still_open
+from .verdicts import confirmers, keeper_agree, lock
 
 
 @transaction.atomic
-def game_confirm(*, game_id: int, actor: str = "") -> Game:
-    """Lock a finished, settled result; listeners hear of it inside the transaction."""
+def game_confirm(*, game_id: int, actor: str = "", by_keeper: bool = False) -> Game:
+    """Confirm a finished, settled result. An organiser's confirmation locks it; the keeper's
+    (`by_keeper`) is the keeper's verdict and locks only once the game's quorum agrees
+    (scoring.services.verdicts): the caller reads `game.confirmed` to tell."""
     game = locked(game_id)
     if game.confirmed:
         return game
     if not game.confirmable:
         raise Conflict("not_confirmable")
-    game.result = Game.Result.CONFIRMED
-    game.confirmed_at = timezone.now()
-    game.confirmed_by = actor
-    game.version += 1
-    game.save()
-    log(game, GameChange.Action.CONFIRMED, actor, data={"placings": game.placings})
-    game_confirmed.send(sender=Game, game=game)  # in the transaction: listeners write with it
+    if by_keeper and game.quorum != Quorum.KEEPER:
+        if not keeper_agree(game, actor):
+            return game
+        actor = confirmers(game, actor)
+    lock(game, actor)
     return game
 
 

@@ -1,11 +1,12 @@
 /* The table page's small helpers. Loaded with `defer` (no inline scripts), and written with
  * delegated events so that it keeps working after htmx swaps the page's partial.
  *
- * Tricks entry: checks the sum of the three counts as you type, and once two counts are
- * typed fills in the third (total minus the two), marking it as filled in so that a later
- * change of the typed ones updates it. Typing into the filled-in field makes it yours, and
- * replaces the filled-in count instead of adding to it ("5", then 6, is 6, never 56): the first
- * key typed after tapping into a count (or into a filled-in one) starts it afresh.
+ * The trick pad: each seat but the last taps its count on a row of chips; once those are
+ * tapped the last seat's box is filled in with the rest (the tricks of a hand minus the
+ * tapped ones) and marked as filled in, so that another chip updates it. The sum is said as
+ * it changes. The box can still be typed into: the first key typed after tapping into it
+ * replaces the count instead of adding to it ("5", then 6, is 6, never 56). A form of three
+ * typed boxes (older pages) works the same: two typed, the third filled in.
  */
 (function () {
   "use strict";
@@ -21,44 +22,66 @@
     return label ? label.textContent.trim() : "";
   }
 
+  /* The seats' counts in seat order: for a row of chips its checked chip (or nothing), for a
+   * box what is typed in it. */
+  function seats(form) {
+    var byName = {};
+    var order = [];
+    form.querySelectorAll("input.tricks-input, input.chip-input").forEach(function (input) {
+      if (!(input.name in byName)) order.push(input.name);
+      if (input.type === "radio") {
+        if (input.checked) byName[input.name] = { value: parseInt(input.value, 10), box: null };
+        else if (!(input.name in byName)) byName[input.name] = null;
+      } else {
+        byName[input.name] = { value: count(input), box: input };
+      }
+    });
+    return order.map(function (name) {
+      return byName[name] || { value: null, box: null };
+    });
+  }
+
   function update(form, changed) {
     var total = parseInt(form.dataset.total, 10);
-    var inputs = Array.prototype.slice.call(form.querySelectorAll("input.tricks-input"));
     var status = form.querySelector(".tricks-sum");
-    if (!status || inputs.length !== 3 || isNaN(total)) return;
-    if (changed && inputs.indexOf(changed) >= 0) delete changed.dataset.auto;
+    var boxes = Array.prototype.slice.call(form.querySelectorAll("input.tricks-input"));
+    var all = seats(form);
+    if (!status || all.length !== 3 || isNaN(total)) return;
+    if (changed && boxes.indexOf(changed) >= 0) delete changed.dataset.auto;
 
-    var typed = inputs.filter(function (input) {
-      return input.value.trim() !== "" && !input.dataset.auto;
+    // What the keeper gave (a chip, a typed box) and the boxes left to fill in.
+    var given = all.filter(function (seat) {
+      return seat.value !== null && !(seat.box && seat.box.dataset.auto);
     });
-    var others = inputs.filter(function (input) {
-      return typed.indexOf(input) < 0;
+    var open = boxes.filter(function (box) {
+      return box.value.trim() === "" || box.dataset.auto;
     });
     var filled = null;
-    if (typed.length === 2 && others.length === 1) {
-      var a = count(typed[0]);
-      var b = count(typed[1]);
-      var rest = a === null || b === null ? -1 : total - a - b;
+    if (given.length === 2 && open.length === 1) {
+      var rest = total - given[0].value - given[1].value;
       if (rest >= 0) {
-        others[0].value = String(rest);
-        others[0].dataset.auto = "1";
-        filled = others[0];
-      } else if (others[0].dataset.auto) {
-        others[0].value = "";
+        open[0].value = String(rest);
+        open[0].dataset.auto = "1";
+        filled = open[0];
+      } else if (open[0].dataset.auto) {
+        open[0].value = "";
       }
     } else {
-      others.forEach(function (input) {
-        if (input.dataset.auto) {
-          input.value = "";
-          delete input.dataset.auto;
+      open.forEach(function (box) {
+        if (box.dataset.auto) {
+          box.value = "";
+          delete box.dataset.auto;
         }
       });
     }
 
-    var values = inputs.map(count);
-    var known = values.filter(function (value) {
-      return value !== null;
-    });
+    var known = seats(form)
+      .map(function (seat) {
+        return seat.value;
+      })
+      .filter(function (value) {
+        return value !== null;
+      });
     var sum = known.reduce(function (acc, value) {
       return acc + value;
     }, 0);
@@ -73,8 +96,8 @@
     status.textContent = text;
     status.classList.toggle("ok", complete && sum === total);
     status.classList.toggle("wrong", wrong);
-    inputs.forEach(function (input) {
-      input.setAttribute("aria-invalid", wrong ? "true" : "false");
+    boxes.forEach(function (box) {
+      box.setAttribute("aria-invalid", wrong ? "true" : "false");
     });
   }
 
@@ -106,17 +129,20 @@
     if (fresh && type.indexOf("insert") === 0) input.value = "";
   });
 
-  document.addEventListener("input", function (event) {
+  function changed(event) {
     var target = event.target;
     if (!target || !target.closest) return;
     var form = target.closest("form.tricks-form");
     if (form) update(form, target);
-  });
+  }
+
+  document.addEventListener("input", changed);
+  document.addEventListener("change", changed);
 
   function refresh() {
     document.querySelectorAll("form.tricks-form").forEach(function (form) {
-      var any = Array.prototype.some.call(form.querySelectorAll("input.tricks-input"), function (input) {
-        return input.value.trim() !== "";
+      var any = seats(form).some(function (seat) {
+        return seat.value !== null;
       });
       if (any) update(form, null);
     });

@@ -1,5 +1,5 @@
 """The table page in the browser: a whole Blato game scored by tapping the real buttons and
-typing the tricks, watched from a second phone, in Bulgarian, and without JavaScript.
+the trick pad, watched from a second phone, in Bulgarian, and without JavaScript.
 
 The game is the one of tests/scoring/test_views.py: Boris passes (a redeal), a hand in
 hearts, one in no-trump, seven more, and a tie-break that asks who won the last two tricks;
@@ -53,17 +53,21 @@ def deal_heading(page):
     return page.locator("#deal-heading")
 
 
+def tap_chip(page, seat: int, count: int) -> None:
+    page.locator(f'label[for="id_tricks_{seat}_{count}"]').click()
+
+
 def type_tricks(page, counts, *, javascript=True) -> None:
-    """Type the tricks; with JavaScript only two, and the last seat fills itself in."""
-    inputs = page.locator("input.tricks-input")
-    expect(inputs).to_have_count(3)
+    """Tap the first two seats' tricks on the pad; the last seat's is the rest, filled in
+    (with JavaScript on the page, else by the server; without, it is typed here)."""
+    rest = page.locator("input.tricks-input")
+    expect(rest).to_have_count(1)
+    tap_chip(page, 0, counts[0])
+    tap_chip(page, 1, counts[1])
     if not javascript:
-        for seat, count in enumerate(counts):
-            inputs.nth(seat).fill(str(count))
+        rest.fill(str(counts[2]))
         return
-    inputs.nth(0).fill(str(counts[0]))
-    inputs.nth(1).fill(str(counts[1]))
-    expect(inputs.nth(2)).to_have_value(str(counts[2]))
+    expect(rest).to_have_value(str(counts[2]))
     expect(page.locator(".tricks-sum")).to_have_class(re.compile(r"\bok\b"))
 
 
@@ -136,42 +140,44 @@ def play_whole_game(page, *, javascript=True, screenshot=None, after_deal=None) 
     # Deal 2: Boris calls hearts; tricks 4 7 5 (Ana one up, Boris one down).
     tap_call(page, "hearts")
     expect(page.locator(".calls-made")).to_contain_text("Boris called hearts.")
-    inputs = page.locator("input.tricks-input")
+    rest = page.locator("input.tricks-input")  # Vera's: the rest of the hand
     total = page.locator(".tricks-sum")
     expect(total).to_have_text("The three add up to 16.")
     if javascript:
         # Too many tricks: said at once, and nothing is filled in.
-        inputs.nth(0).fill("9")
-        inputs.nth(1).fill("9")
+        tap_chip(page, 0, 9)
+        tap_chip(page, 1, 9)
         expect(total).to_have_class(re.compile(r"\bwrong\b"))
         expect(total).to_have_text("Together 18 of 16.")
-        expect(inputs.nth(2)).to_have_value("")
-        expect(inputs.nth(0)).to_have_attribute("aria-invalid", "true")
-        inputs.nth(0).fill("4")
-        inputs.nth(1).fill("7")
-        expect(inputs.nth(2)).to_have_value("5")
+        expect(rest).to_have_value("")
+        expect(rest).to_have_attribute("aria-invalid", "true")
+        tap_chip(page, 0, 4)
+        tap_chip(page, 1, 7)
+        expect(rest).to_have_value("5")
         expect(total).to_have_text("Together 16 of 16. Vera: filled in with 5.")
         expect(total).to_have_class(re.compile(r"\bok\b"))
-        # Changing a typed count updates the filled-in one.
-        inputs.nth(1).fill("6")
-        expect(inputs.nth(2)).to_have_value("6")
-        inputs.nth(1).fill("7")
-        expect(inputs.nth(2)).to_have_value("5")
+        # Another chip updates the filled-in count.
+        tap_chip(page, 1, 6)
+        expect(rest).to_have_value("6")
+        tap_chip(page, 1, 7)
+        expect(rest).to_have_value("5")
         check_screen(page, "table-tricks", screenshot)
     else:
-        # A wrong sum is refused next to the form, with the typed counts kept.
-        for seat, count in enumerate([4, 7, 6]):
-            inputs.nth(seat).fill(str(count))
+        # A wrong sum is refused next to the form, with the tapped and typed counts kept.
+        tap_chip(page, 0, 4)
+        tap_chip(page, 1, 7)
+        rest.fill("6")
         page.locator("form.tricks-form button[type=submit]").click()
         error = page.locator("form.tricks-form [role=alert]")
         expect(error).to_contain_text("The tricks add up to 17; they must add up to 16.")
         # The answer is a whole page: it opens at the form (#tricks), the error in sight.
         expect(page).to_have_url(re.compile(r"#tricks$"))
         expect(error).to_be_in_viewport()
-        expect(inputs.nth(0)).to_have_attribute("aria-describedby", "tricks-error")
-        expect(inputs.nth(2)).to_have_value("6")
+        expect(rest).to_have_attribute("aria-describedby", "tricks-error")
+        expect(rest).to_have_value("6")
+        expect(page.locator("#id_tricks_1_7")).to_be_checked()
         check_screen(page, "table-tricks-error", screenshot)
-        inputs.nth(2).fill("5")
+        rest.fill("")  # left empty, the rest is worked out
     page.get_by_role("button", name="Record deal 2").click()
     expect(heading).to_have_text("Deal 3 · hand 2 of 9")
     after(2)

@@ -150,17 +150,16 @@ def test_the_card_exchange_is_in_view_after_the_call(live_server, new_phone, jav
 def test_typing_into_a_filled_in_count_replaces_it(live_server, phone):
     start_game(phone, live_server)
     tap_call(phone, "hearts")
-    inputs = phone.locator("input.tricks-input")
-    inputs.nth(0).fill("4")
-    inputs.nth(1).fill("7")
-    expect(inputs.nth(2)).to_have_value("5")  # filled in
-    inputs.nth(2).tap()
+    phone.locator('label[for="id_tricks_0_4"]').click()
+    phone.locator('label[for="id_tricks_1_7"]').click()
+    rest = phone.locator("input.tricks-input")
+    expect(rest).to_have_value("5")  # filled in
+    rest.tap()
     phone.keyboard.type("6")
-    expect(inputs.nth(2)).to_have_value("6")  # not "56"
-    # A typed count tapped again is selected too: typing replaces it.
-    inputs.nth(1).tap()
-    phone.keyboard.type("6")
-    expect(inputs.nth(1)).to_have_value("6")
+    expect(rest).to_have_value("6")  # not "56"
+    expect(phone.locator(".tricks-sum")).to_have_class(re.compile(r"\bwrong\b"))
+    # Another chip makes the sum right again.
+    phone.locator('label[for="id_tricks_1_6"]').click()
     expect(phone.locator(".tricks-sum")).to_have_class(re.compile(r"\bok\b"))
     phone.get_by_role("button", name="Record deal 1").click()
     expect(deal_heading(phone)).to_contain_text("Deal 2 ")
@@ -269,9 +268,9 @@ def test_two_phones_entering_the_same_deal_see_both_and_keep_either(
     second = keeper_phone(new_phone, live_server, game, javascript=javascript)
     # Both tap hearts; the second types its tricks but the first records first.
     tap_call(second, "hearts")
-    second_inputs = second.locator("input.tricks-input")
-    for seat, count in enumerate([5, 6, 5]):
-        second_inputs.nth(seat).fill(str(count))
+    second.locator('label[for="id_tricks_0_5"]').click()
+    second.locator('label[for="id_tricks_1_6"]').click()
+    second.locator("input.tricks-input").fill("5")
     tap_call(first, "hearts")
     type_tricks(first, [4, 7, 5])
     first.get_by_role("button", name="Record deal 1").click()

@@ -3,19 +3,18 @@ language); the rules themselves are the engine's, asked through scoring.services
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import engine
 from config.forms import Form
 
-from .errors import names_alike
-from .names import MAX_NAME, clean, first_repeat
-from .presenters.rulesets import ruleset_choices
-from .rule_words import rule_text
-from .words import call_label, calls_from_text, ruleset_label, trick_label
+from ..errors import names_alike
+from ..names import MAX_NAME, clean, first_repeat
+from ..presenters.rulesets import ruleset_choices
+from ..rule_words import rule_text
+from ..words import calls_from_text, ruleset_label, trick_label
+from .referee import LegalCardsForm, ReturnCardForm  # noqa: F401 (the referee page imports them here)
 
 RANDOM = "random"
 
@@ -128,6 +127,11 @@ class CallForm(Form):
 
 
 class TricksForm(Form):
+    """A played deal's tricks: a pad of chips (0 to the tricks of a hand) for each seat but the
+    last, whose count is the rest, since the three add up to the tricks of a hand (the engine's
+    rule). The page's script fills the rest in; sent empty, it is worked out here. A count
+    typed into it is checked with the others."""
+
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     calls = forms.CharField(max_length=100, widget=forms.HiddenInput)
 
@@ -135,7 +139,9 @@ class TricksForm(Form):
         super().__init__(*args, **kwargs)
         self.per_hand = per_hand
         for seat, name in enumerate(names):
-            self.fields[f"tricks_{seat}"] = _tricks_field(name, per_hand, seat)
+            counted = seat == COUNTED_SEAT
+            field = _tricks_field if counted else _chips_field
+            self.fields[f"tricks_{seat}"] = field(name, per_hand, seat, required=not counted)
 
     def seat_fields(self):
         return [self[f"tricks_{seat}"] for seat in range(3)]
@@ -146,6 +152,8 @@ class TricksForm(Form):
     def clean(self):
         data = super().clean()
         tricks = [data.get(f"tricks_{seat}") for seat in range(3)]
+        if tricks[COUNTED_SEAT] is None and not self.has_error(f"tricks_{COUNTED_SEAT}"):
+            tricks[COUNTED_SEAT] = max(self.per_hand - sum(t or 0 for t in tricks), 0)
         if None not in tricks:
             if sum(tricks) != self.per_hand:
                 # The three counts are wrong together: each one says so, and points at the
@@ -212,6 +220,22 @@ class UndoForm(Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
 
+#: The seat whose tricks the pad works out (the rest of the hand) instead of asking for them.
+COUNTED_SEAT = 2
+
+
+def _chips_field(name: str, per_hand: int, seat: int, required: bool = True):
+    """A seat's tricks as a row of chips to tap, 0 to the tricks of a hand (radio buttons)."""
+    return forms.TypedChoiceField(
+        label=name,
+        coerce=int,
+        choices=[(count, str(count)) for count in range(per_hand + 1)],
+        widget=forms.RadioSelect(attrs={"class": "chip-input", "data-seat": seat}),
+        required=required,
+        error_messages={"required": _("Tap the tricks of %(name)s.") % {"name": name}},
+    )
+
+
 def _tricks_field(name: str, per_hand: int, seat: int, required: bool = True):
     return forms.IntegerField(
         label=name,
@@ -266,112 +290,6 @@ class CorrectForm(Form):
                 % {"sum": sum(tricks), "total": self.per_hand}
             )
         data["tricks"] = tricks
-        return data
-
-
-# --- the referee's help -----------------------------------------------------------------------
-
-_WORDS = re.compile(r"[\s,]+")
-
-
-def _cards(text: str, *, at_most: int | None = None) -> tuple[engine.Card, ...]:
-    for word in _WORDS.split(text.strip()):
-        if not word:
-            continue
-        try:
-            engine.Card.parse(word)
-        except engine.RuleError:
-            raise forms.ValidationError(
-                _("“%(word)s” is not a card: write the rank, then the suit, e.g. 10H or AS.")
-                % {"word": word[:20]}
-            ) from None
-    try:
-        cards = engine.parse_cards(text)
-    except engine.RuleError:
-        raise forms.ValidationError(_("A card is written twice: a deck has one of each.")) from None
-    if at_most is not None and len(cards) > at_most:
-        raise forms.ValidationError(
-            _("At most %(n)s cards can be already in the trick.") % {"n": at_most}
-        )
-    return cards
-
-
-def _hand(text: str) -> tuple[engine.Card, ...]:
-    cards = _cards(text)
-    if not cards:
-        raise forms.ValidationError(_("Write at least one card."))
-    return cards
-
-
-_CARD_ATTRS = {
-    "autocomplete": "off",
-    "autocapitalize": "characters",
-    "spellcheck": "false",
-    "placeholder": "AS KH 10H 7C",
-}
-
-
-def _hand_field() -> forms.CharField:
-    """A player's cards, typed as text: the same field wherever the referee asks for them."""
-    return forms.CharField(
-        label=_("Your cards"),
-        max_length=200,
-        help_text=_("Rank then suit (S H D C), separated by spaces, e.g. AS KH 10H 7C."),
-        widget=forms.TextInput(attrs=_CARD_ATTRS),
-    )
-
-
-class ReturnCardForm(Form):
-    hand = _hand_field()
-    given = forms.CharField(
-        label=_("The card you were given"),
-        max_length=10,
-        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": "QH"}),
-    )
-
-    def clean_hand(self):
-        return _hand(self.cleaned_data["hand"])
-
-    def clean_given(self):
-        cards = _cards(self.cleaned_data["given"])
-        if len(cards) != 1:
-            raise forms.ValidationError(_("Write one card."))
-        return cards[0]
-
-
-class LegalCardsForm(Form):
-    contract = forms.ChoiceField(label=_("Contract"))
-    hand = _hand_field()
-    trick = forms.CharField(
-        label=_("Cards already in the trick, in the order played"),
-        max_length=20,
-        required=False,
-        help_text=_("Leave empty if you lead."),
-        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": "9H JH"}),
-    )
-
-    def __init__(self, *args, ruleset: engine.Ruleset, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.ruleset = ruleset
-        self.fields["contract"].choices = [
-            (call.name, call_label(call.name)) for call in ruleset.calls
-        ]
-
-    def clean_hand(self):
-        return _hand(self.cleaned_data["hand"])
-
-    def clean_trick(self):
-        return _cards(self.cleaned_data["trick"], at_most=2)
-
-    def clean(self):
-        data = super().clean()
-        hand, trick = data.get("hand"), data.get("trick")
-        if hand and trick:
-            shared = [card for card in hand if card in trick]
-            if shared:
-                raise forms.ValidationError(
-                    _("%(card)s is both in your cards and in the trick.") % {"card": str(shared[0])}
-                )
         return data
 
 

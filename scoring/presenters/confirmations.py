@@ -1,0 +1,116 @@
+"""Who has confirmed a result, as the table pages, the player's own page and the organiser's
+round page show it: each seat claimed or not, agreed or disputed (and why), the keeper's
+word, and how many agreements the quorum still needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from ..models import Game, Quorum
+from ..services.verdicts import SEATS, current_verdicts, waiting_for
+
+
+@dataclass(frozen=True)
+class SeatWord:
+    seat: int
+    name: str
+    claimed: bool
+    mine: bool
+    #: "agreed", "disputed", or "" (nothing said on this version of the result)
+    said: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Board:
+    game_id: int
+    seats: list[SeatWord]
+    keeper_agreed: bool
+    quorum: str
+    quorum_label: str
+    #: Agreements still needed before the result locks (0 once locked).
+    waiting: int
+    #: The result can be agreed with or disputed now (finished, settled, not locked).
+    open: bool
+    confirmed: bool
+    my_seat: int | None
+    #: (place, name, total), first to last, once the placings are settled.
+    placings: list[tuple[int, str, int | None]]
+
+    @property
+    def disputes(self) -> list[SeatWord]:
+        return [seat for seat in self.seats if seat.said == "disputed"]
+
+    @property
+    def mine(self) -> SeatWord | None:
+        return None if self.my_seat is None else self.seats[self.my_seat]
+
+    @property
+    def claimed(self) -> bool:
+        return any(seat.claimed for seat in self.seats)
+
+    @property
+    def unclaimed(self) -> list[SeatWord]:
+        return [seat for seat in self.seats if not seat.claimed]
+
+    @property
+    def waiting_line(self) -> str:
+        if self.confirmed or not self.waiting:
+            return ""
+        return ngettext(
+            "Waiting for %(n)s more confirmation.",
+            "Waiting for %(n)s more confirmations.",
+            self.waiting,
+        ) % {"n": self.waiting}
+
+    @property
+    def asks_players(self) -> bool:
+        """Whether the players' own confirmations count towards the lock."""
+        return self.quorum != Quorum.KEEPER
+
+
+def board(game: Game, holder: str | None = None) -> Board:
+    """The confirmations of the game's current version, seen from the phone whose holder
+    digest is `holder` (None: nobody's)."""
+    claims = {claim.seat: claim.holder for claim in game.claims.all()}
+    # A locked result shows the words it was locked on (the lock itself is one version on).
+    verdicts = current_verdicts(game, game.version - 1 if game.confirmed else None)
+    my_seat = next((seat for seat, h in claims.items() if holder and h == holder), None)
+    seats = []
+    for seat in SEATS:
+        verdict = verdicts.get(seat)
+        said = "" if verdict is None else ("agreed" if verdict.agrees else "disputed")
+        seats.append(
+            SeatWord(
+                seat=seat,
+                name=game.players[seat],
+                claimed=seat in claims,
+                mine=seat == my_seat,
+                said=said,
+                reason=verdict.reason if verdict is not None else "",
+            )
+        )
+    keeper = verdicts.get(None)
+    return Board(
+        game_id=game.pk,
+        seats=seats,
+        keeper_agreed=game.confirmed or (keeper is not None and keeper.agrees),
+        quorum=game.quorum,
+        quorum_label=str(Quorum(game.quorum).label),
+        waiting=waiting_for(game),
+        open=game.confirmable and not game.confirmed,
+        confirmed=game.confirmed,
+        my_seat=my_seat,
+        placings=[
+            (place, game.players[seat], game.totals[seat] if game.totals else None)
+            for place, seat in enumerate(game.placings or [], start=1)
+        ],
+    )
+
+
+def said_line(seat: SeatWord) -> str:
+    """ "Vera says: the 3rd deal was 5 tricks, not 4." """
+    return _("%(name)s says: %(reason)s") % {"name": seat.name, "reason": seat.reason}

@@ -1,0 +1,173 @@
+"""A player's own phone at the table: "I am Vera" once (the seat is claimed), then "Confirm"
+or "This is wrong" with a reason; and the organiser (or a casual game's keeper) resetting a
+claim. The rules live in scoring.services.verdicts; this module only reads the phone's token
+and words the answers.
+
+The phone is known by a random token in its own cookie (one for every game; only a per-game
+digest of it is stored), not by its session: claiming needs no login and survives a keeper
+link opened on the same phone. Claims are throttled per client address like the other public
+writes (scoring.throttle), so a script cannot claim every seat of a night's tables.
+Without JavaScript every form posts and redirects (POST-redirect-GET).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from config.client_ip import client_address
+
+from . import services
+from .errors import Conflict, ScoringError
+from .keeper import actor, can_manage, is_keeper, is_keeper_mark
+from .pages import game_or_404, no_store, not_keeper, status_of
+from .presenters.confirmations import board, said_line
+from .presenters.place import place_line, place_of
+from .rule_words import refusal
+
+COOKIE = "seat_token"
+COOKIE_SECONDS = 60 * 60 * 24 * 30
+#: Seat claims from one client address within the window (a club's phones share one).
+CLAIMS_PER_ADDRESS = 60
+CLAIMS_WINDOW_SECONDS = 600
+TEMPLATE = "scoring/seat_me.html"
+
+
+def _token(request) -> str | None:
+    token = request.COOKIES.get(COOKIE)
+    return token if isinstance(token, str) and 16 <= len(token) <= 64 else None
+
+
+def _holder(request, game) -> str | None:
+    token = _token(request)
+    return services.holder_digest(game.pk, token) if token else None
+
+
+def _claim_allowed(request) -> bool:
+    """Counts every claim attempt of the client address; the machine itself is not limited."""
+    address = client_address(request)
+    if address in ("127.0.0.1", "::1"):
+        return True
+    key = f"seat-claims:{address}"
+    cache.add(key, 0, CLAIMS_WINDOW_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, CLAIMS_WINDOW_SECONDS)
+        count = 1
+    return count <= CLAIMS_PER_ADDRESS
+
+
+def _seat_param(value: object) -> int | None:
+    try:
+        seat = int(str(value))
+    except ValueError:
+        return None
+    return seat if seat in (0, 1, 2) else None
+
+
+def _page(request, game, *, error: str = "", status: int = 200, reason: str = ""):
+    holder = _holder(request, game)
+    asked = _seat_param(request.GET.get("seat", ""))
+    context = {
+        "game": game,
+        "board": board(game, holder),
+        "asked": asked,
+        "error": error,
+        "reason": reason,
+        "place_line": place_line(game, place_of(game)),
+        "names": game.players,
+    }
+    context["said"] = [said_line(seat) for seat in context["board"].disputes]
+    return no_store(render(request, TEMPLATE, context, status=status))
+
+
+@require_GET
+def me(request, game_id: int):
+    """This phone's seat at the table: claim it, then confirm or dispute the result."""
+    return _page(request, game_or_404(game_id))
+
+
+@require_POST
+def claim(request, game_id: int):
+    """ "I am X": the seat is this phone's from now on (services.seat_claim refuses a seat
+    already claimed, and a second seat)."""
+    game = game_or_404(game_id)
+    if not _claim_allowed(request):
+        return _page(
+            request, game, error=_("Too many tries from here: wait a few minutes."), status=429
+        )
+    token = _token(request) or secrets.token_urlsafe(24)
+    seat = _seat_param(request.POST.get("seat", ""))
+    try:
+        services.seat_claim(
+            game_id=game.pk,
+            seat=seat,
+            holder=services.holder_digest(game.pk, token),
+            keeper_phone=is_keeper_mark(request, game),
+        )
+    except ScoringError as error:
+        return _page(request, game, error=refusal(error, game.players), status=status_of(error))
+    response = redirect("scoring:me", game_id=game.pk)
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=COOKIE_SECONDS,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
+
+
+@require_POST
+def verdict(request, game_id: int):
+    """Confirm the result, or say it is wrong (a reason is required)."""
+    game = game_or_404(game_id)
+    holder = _holder(request, game)
+    reason = request.POST.get("reason", "")
+    try:
+        if holder is None:
+            raise Conflict("no_seat_here")
+        if request.POST.get("verdict") == "wrong":
+            services.result_dispute(game_id=game.pk, holder=holder, reason=reason)
+            messages.success(request, _("Your word was sent to the organiser."))
+        else:
+            game = services.result_agree(game_id=game.pk, holder=holder)
+            messages.success(request, _("Thank you: your confirmation is recorded."))
+    except ScoringError as error:
+        return _page(
+            request,
+            game,
+            error=refusal(error, game.players),
+            status=status_of(error),
+            reason=reason,
+        )
+    return redirect("scoring:me", game_id=game.pk)
+
+
+@require_POST
+def reset(request, game_id: int, seat: int):
+    """Free a claimed seat: the organiser, or the keeper of a casual game."""
+    game = game_or_404(game_id)
+    allowed = can_manage(request.user, game) or (is_keeper(request, game) and not place_of(game))
+    if not allowed:
+        return not_keeper(request, game)
+    try:
+        services.claim_reset(game_id=game.pk, seat=seat, actor=actor(request))
+    except ScoringError as error:
+        messages.error(request, refusal(error, game.players))
+    else:
+        messages.success(
+            request, _("%(name)s's seat can be claimed again.") % {"name": game.players[seat]}
+        )
+    back = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(back, allowed_hosts=None) and back.startswith("/"):
+        return redirect(back)  # a path of this site only (not //elsewhere, nor /\elsewhere)
+    return redirect("scoring:table", game_id=game.pk)
