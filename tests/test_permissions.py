@@ -22,7 +22,7 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import DealEntry, Game, GameChange
 from tournaments import services
-from tournaments.models import Entry, EventLog, Round
+from tournaments.models import Entry, EventLog, Round, Season
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,8 +55,11 @@ ARGUMENTS = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>")
 
 def build(name: str, route: str, world) -> str:
     wanted = [a or b for a, b in ARGUMENTS.findall(route)]
+    of_club = route.startswith(("clubs/", "^clubs/", "organise/clubs/<"))
     values = {
-        "slug": world.event.slug,
+        "slug": world.club.slug if of_club else world.event.slug,
+        "season_id": world.season.pk,
+        "seat": 0,
         "number": 1,
         "table_number": 1,
         "entry_id": world.entry.pk,
@@ -80,7 +83,8 @@ def world(django_user_model):
     w.olga = users.create_user(username="olga", password="x")
     w.petar = users.create_user(username="petar", password="x")
     w.root = users.create_superuser(username="root", password="x")
-    club = services.club_create(name="Club")
+    w.club = club = services.club_create(name="Club", creator=w.olga)
+    w.season = Season.objects.create(club=club, name="Autumn")
     w.event = services.event_create(club=club, name="Ours", organisers=[w.olga], seed=1)
     w.other = services.event_create(club=club, name="Theirs", organisers=[w.petar], seed=2)
     for event, prefix in ((w.event, "A"), (w.other, "B")):
@@ -130,12 +134,14 @@ OPEN_PAGES = {"scoring:game_new", "scoring:release", "set_language"}
 def expectation(name: str, route: str, role: str) -> str:
     """ "allowed", "login" (sent to log in) or "refused" (403) for a POST by this role."""
     short = name.split(":")[-1]
-    if route.startswith("organise/events/") or short.startswith("manage"):
+    if short == "claim_reset":  # an event's game: its organisers free a seat, nobody else
+        return "allowed" if role in ("organiser", "superuser") else "refused"
+    if route.startswith(("organise/events/", "organise/clubs/<")) or short.startswith("manage"):
         if role in ("organiser", "superuser"):
             return "allowed"
         return "refused" if role == "other organiser" else "login"
     if route.startswith("organise/"):
-        # Any organiser account may create a club or an event (and so organises it).
+        # Any organiser account may create a club (and so runs it) or an event.
         return "login" if role in ("anonymous", "keeper") else "allowed"
     if name.startswith("scoring:") and short in KEEPER_PAGES:
         return "refused" if role in ("anonymous", "other organiser") else "allowed"

@@ -80,9 +80,9 @@ class PlayersOut(Body):
     "/clubs", response={201: ClubOut, **ERRORS}, url_name="clubs", openapi_extra=body_doc(ClubIn)
 )
 def clubs(request: HttpRequest) -> HttpResponse:
-    """A new club. Any account may make one, as on the pages."""
+    """A new club. Any account may make one, as on the pages; that account runs it."""
     data = read_body(request, ClubIn)
-    club = services.club_create(name=text(data.name, "name", MAX_CLUB_NAME))
+    club = services.club_create(name=text(data.name, "name", MAX_CLUB_NAME), creator=request.auth)
     return json_response({"club": club.slug, "name": club.name}, 201)
 
 

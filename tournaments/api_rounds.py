@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from config.api import ApiError, Body, ErrorOut, bearer_token, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
 from scoring import services as scoring
-from scoring.models import Game
+from scoring.models import Game, Quorum
 from scoring.selectors import game_state_json
 
 from . import selectors, services, walkouts
@@ -219,7 +219,10 @@ def game_confirm(request: HttpRequest, game_id: str) -> HttpResponse:
     confirmer = _confirmer(request, game)
     read_body(request, EmptyIn, empty_ok=True)
     table = Table.objects.select_related("round__event").filter(game=game).first()
-    if table is not None:
+    if confirmer == "api" and game.quorum != Quorum.KEEPER:
+        # The table's own token is the keeper: its word locks once the game's quorum agrees.
+        game = scoring.game_confirm(game_id=game.pk, actor=confirmer, by_keeper=True)
+    elif table is not None:
         game = services.result_confirm(table=table, actor=confirmer)
     else:
         game = scoring.game_confirm(game_id=game.pk, actor=confirmer)
@@ -229,4 +232,6 @@ def game_confirm(request: HttpRequest, game_id: str) -> HttpResponse:
         "state": game_state_json(game),
         "confirmed": game.confirmed,
     }
+    if not game.confirmed:
+        body["waiting_for"] = scoring.waiting_for(game)
     return json_response(body)

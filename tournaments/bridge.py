@@ -13,7 +13,16 @@ from django.db.models import Count, Q
 from scoring.models import Game
 
 from . import pairing, standings, vocabulary
-from .models import PUBLIC_ROUND_STATUSES, SETTLED_RESULTS, Bye, Entry, Event, Round, Table
+from .models import (
+    PUBLIC_ROUND_STATUSES,
+    SETTLED_RESULTS,
+    Bye,
+    Entry,
+    Event,
+    Rating,
+    Round,
+    Table,
+)
 
 
 def standings_config(event: Event) -> standings.Config:
@@ -129,6 +138,8 @@ def pairing_request(round_: Round) -> pairing.Request:
     latest = event.standings.first()
     ranks = {row["player"]: row["rank"] for row in latest.rows} if latest else {}
     active = round_field(event, round_.number).values_list("player_id", flat=True)
+    if not ranks and _seeded_by_rating(event, round_):
+        ranks = rating_ranks(list(active))
     entrants = tuple(
         pairing.Entrant(
             id=player,
@@ -147,6 +158,28 @@ def pairing_request(round_: Round) -> pairing.Request:
         round_number=round_.number,
         planned_field=_round_one_field(event, round_, entrants),
     )
+
+
+def _seeded_by_rating(event: Event, round_: Round) -> bool:
+    return (
+        round_.number == 1
+        and event.seed_by_rating
+        and round_.pairing_mode == vocabulary.PairingMode.SWISS.value
+    )
+
+
+def rating_ranks(players: list[int]) -> dict[int, int]:
+    """Round 1's ranks from the club's ratings (docs/ratings.md): the rated players 1..k by
+    ordinal; the unrated share rank k + 1, so the pairing orders them by the event's own
+    seeded lot, as it would the whole field without ratings."""
+    ordinals = dict(
+        Rating.objects.filter(player_id__in=players, games__gt=0).values_list(
+            "player_id", "ordinal"
+        )
+    )
+    order = sorted(ordinals, key=lambda p: (-ordinals[p], p))
+    ranks = {p: n for n, p in enumerate(order, start=1)}
+    return {p: ranks.get(p, len(order) + 1) for p in players}
 
 
 def _round_one_field(event: Event, round_: Round, entrants) -> tuple[int, ...]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
 
+from scoring.models import Quorum
 from scoring.names import clean
 
 from . import bridge, standings, vocabulary
@@ -80,6 +81,12 @@ def _bye_policy(value: object) -> str:
     return value  # the standings check it (apply asks them)
 
 
+def _confirm_quorum(value: object) -> str:
+    if value not in Quorum.values:
+        raise TournamentError("confirm_quorum_unknown")
+    return value
+
+
 def _void_policy(value: object) -> str:
     if value not in vocabulary.VOID_POLICY_LABELS:
         raise TournamentError("void_policy_unknown", p=value)
@@ -111,6 +118,15 @@ EVENT_SETTINGS: tuple[Setting, ...] = (
         _void_policy,
         standings=True,
     ),
+    # Who confirms a table's result; copied to each table's game (tournaments.services.rounds).
+    Setting(
+        "confirm_quorum",
+        _("who confirms a table's result"),
+        lambda: str(Quorum.KEEPER),
+        _confirm_quorum,
+    ),
+    # Round 1 of a swiss event paired by the club's ratings (tournaments.bridge).
+    Setting("seed_by_rating", _("seed round 1 by rating"), lambda: False, bool),
 )
 SETTING_NAMES = tuple(setting.name for setting in EVENT_SETTINGS)
 SETTINGS_BY_NAME = {setting.name: setting for setting in EVENT_SETTINGS}

@@ -10,6 +10,7 @@ from django.utils.translation import pgettext_lazy
 
 from config.forms import Form
 from scoring import presenters as scoring_presenters
+from scoring.models import Quorum
 from scoring.names import MAX_NAME, clean
 
 from . import event_settings, vocabulary
@@ -120,6 +121,25 @@ class EventSettingsForm(Form):
         initial=vocabulary.DEFAULT_VOID_POLICY,
         required=False,  # left out: unchanged (a new event: "bye")
         help_text=_("For the players of a table set aside after a walkout."),
+    )
+    confirm_quorum = forms.ChoiceField(
+        label=_("Who confirms a table's result"),
+        choices=Quorum.choices,
+        initial=Quorum.KEEPER,
+        required=False,  # left out: unchanged (a new event: the score-keeper alone)
+        help_text=_(
+            "The players confirm on their own phones from the table's public QR code; "
+            "the result locks once these have confirmed. An organiser's confirmation always locks."
+        ),
+    )
+
+    seed_by_rating = forms.BooleanField(
+        label=_("Seed round 1 by rating"),
+        required=False,
+        help_text=_(
+            "A swiss round 1 seats players of like club rating together; players not yet "
+            "rated come after them, drawn by lot."
+        ),
     )
 
     def __init__(self, *args, **kwargs):

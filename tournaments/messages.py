@@ -34,6 +34,7 @@ MESSAGES = {
     "rounds_planned_invalid": _("plan at least one round"),
     "pairing_mode_unknown": _("unknown pairing mode %(mode)r"),
     "void_policy_unknown": _("unknown void policy %(p)r"),
+    "confirm_quorum_unknown": _("choose who confirms a table's result"),
     "rounds_fewer_than_built": ngettext_lazy(
         "the event already has %(n)s round: plan at least as many",
         "the event already has %(n)s rounds: plan at least as many",
@@ -77,6 +78,16 @@ MESSAGES = {
         "%(n)s table is neither confirmed nor void yet",
         "%(n)s tables are neither confirmed nor void yet",
         "n",
+    ),
+    # table PINs (tournaments.services.pins)
+    "pin_no_round": _("no round of this event is being played: there is no table to open"),
+    "pin_round_closed": _("round %(n)s is closed: its PINs no longer open a table"),
+    "pin_round_not_open": _("round %(n)s is not being played: its tables have no PIN to renew"),
+    "pin_no_table": _("round %(n)s has no table %(t)s: check the number on the table card"),
+    "pin_wrong": _("that is not the PIN of table %(t)s: check both numbers on the table card"),
+    "pin_blocked": _(
+        "too many wrong PINs: try again in %(minutes)s minutes, scan the table card's QR "
+        "code, or ask the organiser"
     ),
     # tables after a walkout (tournaments.walkouts)
     "table_not_open": _("only a table of a published round, not yet closed, can be changed"),
@@ -217,6 +228,26 @@ MESSAGES = {
     "line_name_too_long": _("Line %(line)s: a name has at most %(max)s characters."),
     "line_name_empty": _("Line %(line)s: the name column is empty."),
     "line_not_csv": _("Line %(line)s: not readable as CSV (%(error)s)."),
+    # a club's seasons (tournaments.services.seasons)
+    "season_name_missing": _("a season needs a name"),
+    "season_counting_invalid": _(
+        "points per place must be whole numbers of at least 0, each place no more than the "
+        "one above; best nights at least 1"
+    ),
+    "season_dates_reversed": _("a season cannot end before it starts"),
+    "season_other_club": _("that event belongs to another club"),
+    # a club's members (tournaments.services.members)
+    "member_other_club": _("%(name)s is not a member of this club"),
+    "merge_same_member": _("choose two different records to merge"),
+    "merge_both_played": _(
+        "%(kept)s and %(gone)s both played in %(event)s: one person cannot have sat at "
+        "two seats of one event, so these are two people"
+    ),
+    "merge_same_table": _(
+        "%(kept)s and %(gone)s sat at one table in a casual game: these are two people"
+    ),
+    "member_name_taken": _("the club already has a member called %(name)s: merge them instead"),
+    "casual_seats": _("a game needs three different players"),
 }
 
 #: (how the standings' sentence starts, the code of what the organiser reads)

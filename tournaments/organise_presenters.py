@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from scoring import selectors as scoring_selectors
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
+from scoring.presenters.confirmations import Board, board, said_line
 
 from . import selectors
 from .event_settings import SETTING_LABELS
@@ -141,6 +142,8 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         return _("Round %(round)s published.") % values
     if action == "round_closed":
         return _("Round %(round)s closed.") % values
+    if action == "pin_renewed":
+        return _("Round %(round)s, table %(table)s: new PIN.") % values
     if action == "result_confirmed":
         return _("Round %(round)s, table %(table)s: result confirmed.") % values
     if action == "result_reopened":
@@ -287,3 +290,33 @@ def sheet_rows(ruleset: str, options: dict) -> tuple[int, bool]:
     if most is None:
         return OPEN_ENDED_SHEET_ROWS, False
     return most, True
+
+
+@dataclass(frozen=True)
+class DisputeView:
+    """A table whose result a player says is wrong, with what each side says."""
+
+    table: int
+    game_id: int
+    board: Board
+    lines: list[str]
+
+
+def disputes(tables) -> list[DisputeView]:
+    """The round's disputed tables (their games read only for those), by table number."""
+    # Only a finished result awaiting confirmation can be disputed: no query for the others.
+    by_game = {
+        table.game_id: table
+        for table in tables
+        if table.game_id and table.game.result == Game.Result.FINISHED
+    }
+    if not by_game:
+        return []
+    disputed = scoring_selectors.disputed_games(list(by_game))
+    views = []
+    for game_id in sorted(disputed, key=lambda g: by_game[g].number):
+        table = by_game[game_id]
+        seen = board(Game.objects.get(pk=game_id))
+        lines = [said_line(seat) for seat in seen.disputes]
+        views.append(DisputeView(table.number, game_id, seen, lines))
+    return views

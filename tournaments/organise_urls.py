@@ -5,10 +5,13 @@ from django.urls import path, re_path
 from .views import (
     account,
     organise,
+    organise_club,
     organise_export,
+    organise_pins,
     organise_players,
     organise_print,
     organise_rounds,
+    organise_seasons,
     organise_tables,
 )
 
@@ -20,6 +23,40 @@ urlpatterns = [
     path("organise/", organise.home, name="organise_home"),
     path("organise/account/", account.account, name="organise_account"),
     path("organise/clubs/new/", organise.club_create, name="organise_club_create"),
+    # a club's home: members, settings, log, casual games (tournaments.views.organise_club)
+    path("organise/clubs/<slug:slug>/", organise_club.club_home, name="organise_club"),
+    path(
+        "organise/clubs/<slug:slug>/settings/",
+        organise_club.club_settings,
+        name="organise_club_settings",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/organisers/",
+        organise_club.organiser_add,
+        name="organise_club_organiser_add",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/members/<int:player_id>/rename/",
+        organise_club.member_rename,
+        name="organise_member_rename",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/members/<int:player_id>/merge/",
+        organise_club.member_merge,
+        name="organise_member_merge",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/casual/",
+        organise_club.casual_game,
+        name="organise_casual_game",
+    ),
+    # a club's seasons (tournaments.views.organise_seasons)
+    path("organise/clubs/<slug:slug>/seasons/", organise_seasons.seasons, name="organise_seasons"),
+    path(
+        "organise/clubs/<slug:slug>/seasons/<int:season_id>/",
+        organise_seasons.season,
+        name="organise_season",
+    ),
     path("organise/new-event/", organise.event_new, name="organise_event_new"),
     path(EVENT, organise.event, name="organise_event"),
     path(EVENT + "settings/", organise.settings, name="organise_settings"),
@@ -29,6 +66,7 @@ urlpatterns = [
     # players
     path(EVENT + "players/", organise_players.players, name="organise_players"),
     path(EVENT + "players/add/", organise_players.player_add, name="organise_player_add"),
+    path(EVENT + "players/members/", organise_club.members_pick, name="organise_members_pick"),
     path(EVENT + "players/paste/", organise_players.players_paste, name="organise_players_paste"),
     path(
         EVENT + "players/check-in-all/",
@@ -64,6 +102,7 @@ urlpatterns = [
     path(TABLE, organise_tables.table_detail, name="organise_table"),
     path(TABLE + "substitute/", organise_tables.table_substitute, name="organise_table_substitute"),
     path(TABLE + "finish/", organise_tables.table_finish, name="organise_table_finish"),
+    path(TABLE + "pin/", organise_pins.pin_renew, name="organise_pin_renew"),
     path(TABLE + "void/", organise_tables.table_void, name="organise_table_void"),
     path(TABLE + "adjust/", organise_tables.table_adjust, name="organise_table_adjust"),
     # paper

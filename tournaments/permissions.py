@@ -1,7 +1,9 @@
-"""Who may run what: an event's organisers run that event and its tables' games, no other.
+"""Who may run what: an event's organisers run that event and its tables' games, a club's
+organisers (``Club.organisers``) run the club (its members, settings, seasons), no other.
 
 An authentication backend answering object permissions, so every view asks Django the same
-question — ``user.has_perm("tournaments.change_event", event)`` or
+question — ``user.has_perm("tournaments.change_event", event)``,
+``user.has_perm("tournaments.change_club", club)`` or
 ``user.has_perm("scoring.change_game", game)`` — and a superuser passes by Django's own rule.
 The scoring app never imports this module: it only asks ``has_perm``.
 """
@@ -12,10 +14,11 @@ from django.contrib.auth.backends import BaseBackend
 
 from scoring.models import Game
 
-from .models import Event
+from .models import Club, Event
 
 EVENT_PERMS = {"tournaments.change_event", "tournaments.view_event"}
 GAME_PERMS = {"scoring.change_game", "scoring.view_game"}
+CLUB_PERMS = {"tournaments.change_club", "tournaments.view_club"}
 
 
 def organises(user, event: Event) -> bool:
@@ -23,6 +26,13 @@ def organises(user, event: Event) -> bool:
     if not (user.is_active and user.is_authenticated):
         return False
     return event.organisers.filter(pk=user.pk).exists()
+
+
+def runs_club(user, club: Club) -> bool:
+    """True for an active organiser of this club (superusers are let in by Django itself)."""
+    if not (user.is_active and user.is_authenticated):
+        return False
+    return club.organisers.filter(pk=user.pk).exists()
 
 
 def game_event(game: Game) -> Event | None:
@@ -38,6 +48,8 @@ class EventOrganiserBackend(BaseBackend):
             return False
         if perm in EVENT_PERMS and isinstance(obj, Event):
             return organises(user_obj, obj)
+        if perm in CLUB_PERMS and isinstance(obj, Club):
+            return runs_club(user_obj, obj)
         if perm in GAME_PERMS and isinstance(obj, Game):
             event = game_event(obj)
             return event is not None and organises(user_obj, event)

@@ -1,9 +1,18 @@
 """Public event pages, for phones and the projector: no login, nothing secret."""
 
-from django.urls import path
+from django.urls import path, re_path
 from django.views.generic import TemplateView
 
-from .views import public_pages, public_seat, public_standings
+from .views import (
+    public_club,
+    public_pages,
+    public_pin,
+    public_player,
+    public_ratings,
+    public_season,
+    public_seat,
+    public_standings,
+)
 
 EVENT = "events/<slug:slug>/"
 
@@ -18,10 +27,37 @@ urlpatterns = [
     path(EVENT, public_pages.event, name="event"),
     path(EVENT + "seat/", public_seat.seat, name="seat"),
     path(EVENT + "seat/me/", public_seat.seat_me, name="seat_me"),
+    path(EVENT + "table/", public_pin.table_pin, name="table_pin"),
     path(EVENT + "rounds/<int:number>/", public_pages.round_detail, name="round"),
     path(EVENT + "standings/", public_standings.standings, name="standings"),
     path(EVENT + "standings/live/", public_standings.standings_live, name="standings_live"),
     path(EVENT + "players/<int:player_id>/", public_pages.player, name="player"),
     path(EVENT + "projector/", public_standings.projector, name="projector"),
     path(EVENT + "projector/live/", public_standings.projector_live, name="projector_live"),
+    # a club's own page (tournaments.views.public_club)
+    path("clubs/<slug:slug>/", public_club.club, name="club"),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/",
+        public_player.club_player,
+        name="club_player",
+    ),
+    # a club's leaderboard (tournaments.views.public_ratings)
+    path("clubs/<slug:slug>/ratings/", public_ratings.club_ratings, name="club_ratings"),
+    # a club's season (tournaments.views.public_season)
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/",
+        public_season.season,
+        name="club_season",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/projector/",
+        public_season.season_projector,
+        name="club_season_projector",
+    ),
+    re_path(
+        r"^clubs/(?P<slug>[-a-zA-Z0-9_]+)/seasons/(?P<season_id>[0-9]+)/"
+        r"standings\.(?P<fmt>csv|xlsx|json)$",
+        public_season.season_export,
+        name="club_season_export",
+    ),
 ]

@@ -8,10 +8,11 @@ The tasks are imported here so that the Celery app knows them by name in every p
 
 from django.dispatch import receiver
 
-from scoring.signals import game_confirmed, game_reopened
+from scoring.signals import game_confirmed, game_place, game_reopened
 
 from . import tasks  # noqa: F401 - registers the tasks by name
 from .models import Table
+from .queue import enqueue_on_commit
 from .services import standings_changed
 
 
@@ -21,3 +22,24 @@ def results_changed(sender, game, **kwargs):
     event_id = Table.objects.filter(game=game).values_list("round__event_id", flat=True).first()
     if event_id is not None:
         standings_changed(event_id)
+
+
+@receiver(game_confirmed)
+@receiver(game_reopened)
+def ratings_changed(sender, game, **kwargs):
+    """A club's ratings follow its confirmed results (tournaments.services.ratings.rate_game
+    decides whether the game is rated on its own or the club re-rated from it). A void or a
+    substitution needs no call: each is refused on a confirmed game, which is reopened
+    first."""
+    enqueue_on_commit("rate_game", game.pk)
+
+
+@receiver(game_place)
+def place_of(sender, game, **kwargs):
+    """Where an event's table game is played: the event, the round and the table's number."""
+    found = (
+        Table.objects.filter(game=game)
+        .values_list("round__event__name", "round__number", "number")
+        .first()
+    )
+    return None if found is None else {"event": found[0], "round": found[1], "table": found[2]}

@@ -13,8 +13,9 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from . import services
-from .models import Event, Round, Standings
+from .models import Club, Event, Round, Standings
 from .queue import enqueue_now
+from .services import ratings as rate
 from .sweep import events_with_stale_standings, rounds_waiting_for_pairing
 
 #: The least time between two standings builds of one event by a worker. A round's results
@@ -100,6 +101,21 @@ def build_standings(self, event_id: int) -> int | None:
                 return None
         return services.standings_build(event_id=event_id).pk
     except Event.DoesNotExist:
+        return None
+
+
+@shared_task(**RETRY)
+def rate_game(game_id: int) -> str:
+    """Bring the game's club ratings up to date with its result (tournaments.services.ratings)."""
+    return rate.rate_game(game_id)
+
+
+@shared_task(**RETRY)
+def rerate_club(club_id: int) -> int | None:
+    """Rate every game of the club again (a club setting that changes what is rated)."""
+    try:
+        return rate.rebuild(club_id)
+    except Club.DoesNotExist:
         return None
 
 

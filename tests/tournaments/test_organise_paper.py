@@ -46,7 +46,8 @@ def test_table_cards_carry_the_keeper_link_as_a_qr_code(organiser_client, publis
     assert response["Referrer-Policy"] == "no-referrer"
     body = text(response)
     assert body.count('<article class="card">') == 2
-    assert body.count('<svg viewBox="0 0') == 2 and 'class="segno"' in body
+    # two codes a card: the public table page and the keeper link (issue 15)
+    assert body.count('<svg viewBox="0 0') == 4 and 'class="segno"' in body
     for table in tables:
         assert f"<code>{table.game.secret}</code>" in body
         assert f"First dealer: {table.seats[table.first_dealer].name}" in body

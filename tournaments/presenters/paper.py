@@ -1,5 +1,6 @@
-"""The printed paper of a round in words: table cards (with the keeper link as a QR code),
-score sheets and the pairing list (tournaments.views.organise_print)."""
+"""The printed paper of a round in words: table cards (the public table page and the keeper
+link as QR codes, and the table's PIN), score sheets and the pairing list
+(tournaments.views.organise_print)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ class Card:
     dealer: str
     keep_url: str = ""
     keep_qr: str = ""
+    public_url: str = ""
+    public_qr: str = ""
 
 
 def seats(table: Table) -> list[Seat]:
@@ -38,18 +41,25 @@ def seats(table: Table) -> list[Seat]:
     ]
 
 
+def _qr(url: str, title: str) -> str:
+    return segno.make(url, error="m").svg_inline(
+        scale=QR_SCALE, border=2, omitsize=True, title=title
+    )
+
+
 def keeper_link(table: Table, absolute: Callable[[str], str]) -> tuple[str, str]:
     """The absolute keeper link of the table's game (`absolute` makes a path absolute: the
     request's build_absolute_uri) and its QR code as inline SVG."""
     game = table.game
     url = absolute(reverse("scoring:keep", args=[game.id, game.secret]))
-    svg = segno.make(url, error="m").svg_inline(
-        scale=QR_SCALE,
-        border=2,
-        omitsize=True,
-        title=_("Keeper link of table %(t)s") % {"t": table.number},
-    )
-    return url, svg
+    return url, _qr(url, _("Keeper link of table %(t)s") % {"t": table.number})
+
+
+def public_link(table: Table, absolute: Callable[[str], str]) -> tuple[str, str]:
+    """The table's public page (anyone at the table follows and confirms the result there,
+    no secret in it) and its QR code as inline SVG."""
+    url = absolute(reverse("scoring:table", args=[table.game_id]))
+    return url, _qr(url, _("Public page of table %(t)s") % {"t": table.number})
 
 
 def cards(tables: list[Table], absolute: Callable[[str], str] | None = None) -> list[Card]:
@@ -57,8 +67,10 @@ def cards(tables: list[Table], absolute: Callable[[str], str] | None = None) -> 
     made = []
     for table in tables:
         sat = seats(table)
-        url, svg = keeper_link(table, absolute) if absolute and table.game else ("", "")
-        made.append(Card(table, sat, sat[table.first_dealer].name, url, svg))
+        links = absolute and table.game
+        url, svg = keeper_link(table, absolute) if links else ("", "")
+        public = public_link(table, absolute) if links else ("", "")
+        made.append(Card(table, sat, sat[table.first_dealer].name, url, svg, *public))
     return made
 
 

@@ -10,6 +10,7 @@ presenters. Each refusal is a tournaments.errors error with a code (tournaments.
 - registration: entering players, check-in, withdrawal
 - rounds: asking for, building, rebuilding, publishing and closing rounds
 - results: confirming and reopening results, building the standings
+- pins: each table's typeable PIN, made on publishing, renewed, checked against guessing
 """
 
 from ._common import standings_changed

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import engine
+from scoring.models import Game
 
 from .. import event_settings
 from ..errors import NotAllowed, RulesRefused, TournamentError
@@ -13,8 +14,13 @@ from ..models import Club, Event, Round
 from ._common import log_action, standings_changed, unique_slug
 
 
-def club_create(*, name: str, slug: str | None = None) -> Club:
-    return Club.objects.create(name=name, slug=slug or unique_slug(Club, name))
+@transaction.atomic
+def club_create(*, name: str, slug: str | None = None, creator=None) -> Club:
+    """A new club; whoever creates it runs it (``Club.organisers``)."""
+    club = Club.objects.create(name=name, slug=slug or unique_slug(Club, name))
+    if creator is not None and creator.is_authenticated:
+        club.organisers.add(creator)
+    return club
 
 
 @transaction.atomic
@@ -47,6 +53,15 @@ def event_create(
     return event
 
 
+def quorum_follow(event: Event) -> int:
+    """The event's quorum for the games not yet confirmed (or void): a game being confirmed
+    now follows the new rule; a locked result stays locked. How many games changed."""
+    open_games = Game.objects.filter(table__round__event=event).exclude(
+        result__in=(Game.Result.CONFIRMED, Game.Result.VOID)
+    )
+    return open_games.update(quorum=event.confirm_quorum)
+
+
 @transaction.atomic
 def event_update(*, event: Event, actor: str = "", **settings) -> Event:
     """Change a running event's settings (any of event_settings.SETTING_NAMES; those not
@@ -67,6 +82,8 @@ def event_update(*, event: Event, actor: str = "", **settings) -> Event:
         event.status = Event.Status.CLOSED
     event.save()
     log_action(event, actor, "event_updated", changed={s: getattr(event, s) for s in changed})
+    if "confirm_quorum" in changed:
+        quorum_follow(event)
     if event_settings.standings_changed(changed):
         standings_changed(event)
     return event

@@ -10,6 +10,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from scoring import services as scoring
+from scoring.models import Game
 
 from .. import bridge, pairing, selectors
 from ..errors import NotAllowed, TournamentError
@@ -17,6 +18,7 @@ from ..models import SETTLED_RESULTS, Event, Round, Table
 from ..queue import enqueue_on_commit
 from ..vocabulary import ROUND_MIN_PLAYERS
 from ._common import log_action, standings_changed
+from .pins import pins_make
 
 log = logging.getLogger(__name__)
 
@@ -228,6 +230,9 @@ def round_publish(*, round_: Round, actor: str = "") -> Round:
             actor=actor,
         )
     Table.objects.bulk_update(tables, ["game"])
+    # Who confirms each table's result: the event's rule, kept on the game (scoring decides).
+    Game.objects.filter(table__round=round_).update(quorum=event.confirm_quorum)
+    pins_make(round_)  # the typeable fallback to each card's keeper QR
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save()

@@ -59,7 +59,7 @@ def club_create(request):
     form = ClubForm(request.POST)
     if not form.is_valid():
         return _home(request, club_form=form, status=400)
-    club = services.club_create(name=form.cleaned_data["name"])
+    club = services.club_create(name=form.cleaned_data["name"], creator=request.user)
     messages.success(request, _("Club %(name)s created.") % {"name": club.name})
     return redirect(f"{reverse('tournaments:organise_event_new')}?club={club.pk}")
 

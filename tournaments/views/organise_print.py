@@ -1,8 +1,10 @@
 """Paper for the tables, printed from the browser (print CSS, A4; no PDF library).
 
-- Table cards: the table, its players by seat, the first dealer, and the keeper link as a QR
-  code with the table secret printed small. Whoever holds the card keeps the score, so these
-  pages are for the event's organisers only and are never stored by any cache.
+- Table cards: the table, its players by seat, the first dealer, two QR codes said apart (the
+  public table page for the players, the keeper link for the score-keeper), the table's PIN
+  with the address to type it at, and the table secret printed small. Whoever holds the card
+  keeps the score, so these pages are for the event's organisers only and are never stored
+  by any cache.
 - Score sheets: one per table, with a row for every deal the game can have.
 - The pairing list: every player by name → table and seat, for the notice board.
 """
@@ -10,6 +12,7 @@
 from __future__ import annotations
 
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from .. import organise_presenters as words
@@ -35,6 +38,7 @@ def cards(request, event: Event, number: int):
         "round": round_,
         "cards": paper.cards(tables, request.build_absolute_uri),
         "published": any(table.game_id for table in tables),
+        "pin_url": request.build_absolute_uri(reverse("tournaments:table_pin", args=[event.slug])),
     }
     return _print(request, "tournaments/organise/print_cards.html", context)
 

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import selectors, services
 from ..forms import ReasonForm, SwapForm
 from ..models import Event, Round, Table
+from ..organise_presenters import disputes
 from ..presenters.round_page import round_page
 from ..web.access import actor, error_status, organiser_required, round_or_404
 from ..web.forms_flow import Outcome, submit
@@ -49,6 +50,8 @@ def _render(
         "error": error,
         # polled while the worker builds it; once stuck the page waits for the organiser
         "building": round_.status == Round.Status.PENDING and not page.stuck,
+        # tables a player disputes, with every side's words (issue 15)
+        "disputes": disputes([view.table for view in page.tables]),
     }
     template = f"{ROUND}#{partial}" if partial else ROUND
     return render(request, template, context, status=error_status(request, status))

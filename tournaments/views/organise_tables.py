@@ -24,6 +24,7 @@ from scoring import services as scoring
 from scoring.errors import ScoringError
 from scoring.models import Game, GameChange
 from scoring.presenters import signed
+from scoring.presenters.confirmations import board as confirmations_board
 from scoring.selectors import game_state, live_entries
 
 from .. import selectors, services, walkouts
@@ -230,6 +231,7 @@ def _render(request, event: Event, table: Table, *, error: str = "", status: int
         "preview": preview,
         "preview_error": preview_error,
         "history": _history(table),
+        "board": confirmations_board(game) if game is not None else None,
         "error": error,
         "substitute_form": forms_.get("substitute_form")
         or SubstituteForm(

@@ -1,0 +1,30 @@
+"""A club's ratings: OpenSkill's Plackett-Luce model rating batches of three-player games.
+Pure, no Django.
+
+What it reads lives in tournaments.selectors.ratings, what it writes in
+tournaments.services.ratings (docs/ratings.md).
+"""
+
+from .rating import (
+    MODEL_NAME,
+    Batch,
+    Rated,
+    RatedGame,
+    Skill,
+    initial,
+    ordinal,
+    rate_batch,
+    rate_batches,
+)
+
+__all__ = [
+    "MODEL_NAME",
+    "Batch",
+    "Rated",
+    "RatedGame",
+    "Skill",
+    "initial",
+    "ordinal",
+    "rate_batch",
+    "rate_batches",
+]
