@@ -97,6 +97,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% load offline %}: the keeper page's offline data (scoring/offline_tags.py).
+            "libraries": {"offline": "scoring.offline_tags"},
         },
     },
 ]
