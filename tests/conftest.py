@@ -130,3 +130,31 @@ def _default_language():
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite, the test database is a file in WAL mode, as `bin/serve` runs it.
+
+    Django's default, an in-memory database in shared-cache mode, fails a write at once with
+    "database table is locked" while another thread reads (tests/test_test_database.py), and
+    the browser journeys write from the test's thread while the live server answers polls.
+    The file lives in memory-backed /dev/shm where there is one, in a folder of its own so
+    that two runs side by side do not meet.
+    """
+    import shutil
+    import tempfile
+
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        yield
+        return
+    shm = "/dev/shm"
+    folder = tempfile.mkdtemp(
+        prefix="blato-tests-", dir=shm if os.access(shm, os.W_OK) else None
+    )
+    database.setdefault("TEST", {})["NAME"] = os.path.join(folder, "test.sqlite3")
+    yield
+    shutil.rmtree(folder, ignore_errors=True)
