@@ -15,13 +15,13 @@ from __future__ import annotations
 import secrets
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.client_ip import client_address
+from config.window_count import count, is_loopback
 
 from . import services
 from .errors import Conflict, ScoringError
@@ -52,16 +52,9 @@ def _holder(request, game) -> str | None:
 def _claim_allowed(request) -> bool:
     """Counts every claim attempt of the client address; the machine itself is not limited."""
     address = client_address(request)
-    if address in ("127.0.0.1", "::1"):
+    if is_loopback(address):
         return True
-    key = f"seat-claims:{address}"
-    cache.add(key, 0, CLAIMS_WINDOW_SECONDS)
-    try:
-        count = cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, CLAIMS_WINDOW_SECONDS)
-        count = 1
-    return count <= CLAIMS_PER_ADDRESS
+    return count(f"seat-claims:{address}", CLAIMS_WINDOW_SECONDS) <= CLAIMS_PER_ADDRESS
 
 
 def _seat_param(value: object) -> int | None:

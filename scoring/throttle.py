@@ -28,13 +28,13 @@ the operator's scripts, the test client) is not limited; behind our nginx no vis
 from __future__ import annotations
 
 import enum
-import ipaddress
 import logging
 import time
 
 from django.core.cache import cache
 
 from config.client_ip import client_address
+from config.window_count import count, is_loopback
 
 __all__ = [
     "ADDRESS_FAILURES_ALLOWED",
@@ -80,16 +80,6 @@ def _address_key(address: str) -> str:
     return f"secret-failures:{address}"
 
 
-def _count(key: str, window: int) -> int:
-    """Add one to a counter that lives `window` seconds from its first count."""
-    cache.add(key, 0, window)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, window)
-        return 1
-
-
 def secret_blocked(request, game_id: int | None = None) -> bool:
     """Whether a WRONG secret from this client now answers 429 (for this game, if given).
     Ask it only once the secret is known to be wrong: a right one is never blocked."""
@@ -104,8 +94,8 @@ def secret_blocked(request, game_id: int | None = None) -> bool:
 def secret_failed(request, game_id: int, via: str) -> None:
     """Count a wrong secret; log it while under the limits, and once more when one is hit."""
     address = client_address(request)
-    for_game = _count(_game_key(address, game_id), WINDOW_SECONDS)
-    overall = _count(_address_key(address), WINDOW_SECONDS)
+    for_game = count(_game_key(address, game_id), WINDOW_SECONDS)
+    overall = count(_address_key(address), WINDOW_SECONDS)
     if for_game <= FAILURES_ALLOWED and overall <= ADDRESS_FAILURES_ALLOWED:
         log.warning(
             "wrong table secret for game %s via %s from %s (%s for this game, %s in all in %ss)",
@@ -129,18 +119,11 @@ def judge_secret(request, game_id: int, *, right: bool, via: str) -> Verdict:
     return Verdict.WRONG
 
 
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
-
-
 def game_creation_allowed(request, *, session: bool = True) -> bool:
     """Count a new game for this client; False once its address or session is over budget
     (the game must then not be created). `session=False` for the JSON API (no cookies)."""
     address = client_address(request)
-    if _is_loopback(address):
+    if is_loopback(address):
         return True
     now = time.time()
     if session:
@@ -151,7 +134,7 @@ def game_creation_allowed(request, *, session: bool = True) -> bool:
         ]
         if len(recent) >= GAMES_PER_SESSION:
             return False
-    created = _count(f"games-created:{address}", GAMES_WINDOW_SECONDS)
+    created = count(f"games-created:{address}", GAMES_WINDOW_SECONDS)
     if created > GAMES_PER_ADDRESS:
         if created == GAMES_PER_ADDRESS + 1:  # once per window, not once per request
             games_log.warning(

@@ -28,6 +28,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from config.client_ip import client_address
+from config.window_count import count
 
 from ..errors import NotAllowed, TournamentError
 from ..models import Event, Round, Table
@@ -120,15 +121,6 @@ def _event_key(event: Event) -> str:
     return f"pin-failures:event:{event.pk}"
 
 
-def _count(key: str) -> int:
-    cache.add(key, 0, WINDOW_SECONDS)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, WINDOW_SECONDS)
-        return 1
-
-
 def pin_blocked(request, event: Event) -> bool:
     """Whether PINs from this client, or for this event, are refused for now."""
     by_address = cache.get(_address_key(client_address(request))) or 0
@@ -138,7 +130,10 @@ def pin_blocked(request, event: Event) -> bool:
 
 def _failed(request, event: Event, entry: PinEntry) -> None:
     address = client_address(request)
-    by_address, by_event = _count(_address_key(address)), _count(_event_key(event))
+    by_address, by_event = (
+        count(_address_key(address), WINDOW_SECONDS),
+        count(_event_key(event), WINDOW_SECONDS),
+    )
     if by_address <= ADDRESS_FAILURES_ALLOWED and by_event <= EVENT_FAILURES_ALLOWED:
         log.warning(
             "wrong PIN for table %s of event %s from %s (%s from it, %s for the event in %ss)",
