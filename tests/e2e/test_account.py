@@ -11,10 +11,9 @@ from playwright.sync_api import expect
 from tournaments import tokens
 
 from .checks import check_screen
+from .organiser import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "a long enough password 358"
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])

@@ -28,6 +28,7 @@ def _broken_on_purpose():
     with every_screen.paused():
         yield
 
+
 # A page in the site's layout (its own <head> and landmarks, as base.html has them), with
 # a body that the tests break.
 PAGE = Template(

@@ -18,18 +18,9 @@ from tournaments import services
 from tournaments.models import Round, Table
 
 from .checks import check_screen
+from .organiser import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "a long enough password 358"
-
-
-def log_in(page, live_server):
-    page.goto(live_server.url + "/organise/")
-    page.locator("#id_username").fill("olga")
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("form button[type=submit]").last.click()
-    expect(page).to_have_url(re.compile(r"/organise/$"))
 
 
 def claim_and_confirm(new_phone, live_server, locale, game, seat, shoot=None, tag=""):
@@ -119,7 +110,7 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
 
     # The organiser's round page lists the table, with every side's words, and resets.
     organiser = new_phone(locale=locale)
-    log_in(organiser, live_server)
+    log_in(organiser, live_server.url + "/organise/")
     organiser.goto(f"{live_server.url}/organise/events/{event.slug}/rounds/1/")
     dispute = organiser.locator("#dispute-2")
     expect(dispute).to_contain_text("Deal 4: I took 6, not 5")

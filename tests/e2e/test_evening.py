@@ -33,11 +33,11 @@ from scoring.presenters import signed
 from tournaments.models import Bye, Entry, Event, Round, Table
 
 from .checks import check_screen
+from .organiser import PASSWORD
 from .test_table import tap_call, type_tricks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "a long enough password 358"
 POINTS = (3, 1, 0)  # first, second, third: not the default 2-1-0, so the setting is read
 NAMES = {
     "en": [

@@ -13,10 +13,9 @@ from tournaments import services
 from tournaments.models import ClubLog, Entry, Player
 
 from .checks import check_screen
+from .organiser import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "a long enough password 358"
 
 
 @pytest.fixture
@@ -29,15 +28,6 @@ def club(django_user_model):
     )
     services.event_create(club=club, name="Петък 2", organisers=[petya])
     return club
-
-
-def log_in(page, url: str) -> None:
-    page.goto(url)
-    expect(page).to_have_url(re.compile(r"/accounts/login/"))
-    page.locator("#id_username").fill("petya")
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("form button[type=submit]").last.click()
-    expect(page).to_have_url(url)
 
 
 def pick(page, typed: str, name: str) -> None:
@@ -56,7 +46,7 @@ def test_members_picked_into_an_event_and_two_records_merged(
     label = "en" if locale == "en-GB" else "bg"
     page = new_phone(locale=locale)
     home = f"{live_server.url}/organise/clubs/varna/"
-    log_in(page, home)
+    log_in(page, home, "petya")
     expect(page.locator(".member-row")).to_have_count(4)
     check_screen(page, f"club-members-{label}", screenshot)
 

@@ -20,10 +20,10 @@ from tournaments.models import Event, Round
 
 from .checks import check_screen
 from .conftest import DESKTOP
+from .organiser import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "a long enough password 358"
 PLAYERS = [
     "Ana Petrova",
     "Boris Ivanov",

@@ -15,18 +15,9 @@ from tournaments import services
 from tournaments.models import Round, Table
 
 from .checks import check_screen
+from .organiser import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "a long enough password 358"
-
-
-def log_in(page, live_server):
-    page.goto(live_server.url + "/organise/")
-    page.locator("#id_username").fill("olga")
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("form button[type=submit]").last.click()
-    expect(page).to_have_url(re.compile(r"/organise/$"))
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "bg-BG"])
@@ -48,7 +39,7 @@ def test_a_phone_opens_its_table_by_number_and_pin(
 
     # The organiser reads table 2's PIN off the round page (and finds it on the cards).
     organiser = new_phone(locale=locale)
-    log_in(organiser, live_server)
+    log_in(organiser, live_server.url + "/organise/")
     organiser.goto(f"{live_server.url}/organise/events/{event.slug}/rounds/1/")
     pin = organiser.locator('.pin[data-table="2"]').inner_text().strip()
     assert pin == table.pin and re.fullmatch(r"\d{6}", pin)

@@ -18,18 +18,9 @@ from tournaments import services
 from tournaments.models import Round
 
 from .checks import check_screen
+from .organiser import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "a long enough password 358"
-
-
-def log_in(page, live_server):
-    page.goto(live_server.url + "/organise/")
-    page.get_by_label("Username").fill("olga")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("My events")
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
@@ -45,7 +36,7 @@ def test_a_round_built_too_early_and_a_stuck_build_have_a_way_out(
     services.players_register(event=event, names=names[:2], checked_in=True)
     page = new_phone(javascript=javascript)
     shoot = screenshot if javascript else None
-    log_in(page, live_server)
+    log_in(page, live_server.url + "/organise/")
     dashboard = f"{live_server.url}/organise/events/{event.slug}/"
     page.goto(dashboard)
 

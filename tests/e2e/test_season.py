@@ -5,7 +5,6 @@ page is right, the projector shows it, and the CSV download holds the same table
 from __future__ import annotations
 
 import csv
-import re
 
 import pytest
 from django.test import Client
@@ -16,10 +15,10 @@ from tournaments import services
 from tournaments.models import ClubLog, Season
 
 from .checks import check_screen
+from .organiser import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "a long enough password 358"
 MEMBERS = ["Ана Петрова", "Борис Иванов", "Vera Georgieva", "Димитър Колев", "Elena", "Филип"]
 
 
@@ -37,12 +36,7 @@ def club(django_user_model):
 def test_a_club_runs_a_season_of_three_nights(live_server, club, new_phone, screenshot, locale):
     label = "en" if locale == "en-GB" else "bg"
     page = new_phone(locale=locale)
-    page.goto(f"{live_server.url}/organise/clubs/plovdiv/seasons/")
-    expect(page).to_have_url(re.compile(r"/accounts/login/"))
-    page.locator("#id_username").fill("petya")
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("form button[type=submit]").last.click()
-    expect(page).to_have_url(f"{live_server.url}/organise/clubs/plovdiv/seasons/")
+    log_in(page, f"{live_server.url}/organise/clubs/plovdiv/seasons/", "petya")
     check_screen(page, f"organise-seasons-{label}", screenshot)
 
     # A bad list of points is refused, and what was typed stays.

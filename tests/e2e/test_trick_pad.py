@@ -21,21 +21,12 @@ from playwright.sync_api import expect
 from scoring.models import Game
 
 from .checks import check_screen
+from .test_table import LATER_DEALS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # Ana deals first. Deal 1: Boris passes (a redeal). Then nine hands, as tests/e2e/test_table.
-HANDS = [
-    ("hearts", [4, 7, 5]),
-    ("no-trump", [4, 4, 8]),
-    ("spades", [8, 5, 3]),
-    ("clubs", [3, 8, 5]),
-    ("diamonds", [5, 3, 8]),
-    ("spades", [8, 5, 3]),
-    ("hearts", [3, 8, 5]),
-    ("spades", [5, 3, 8]),
-    ("spades", [8, 5, 3]),
-]
+HANDS = [("hearts", [4, 7, 5]), ("no-trump", [4, 4, 8]), *LATER_DEALS]
 ORDINARY_TAPS = 4
 
 

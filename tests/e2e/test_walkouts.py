@@ -14,18 +14,9 @@ from tournaments import services
 from tournaments.models import Bye, Round, Table
 
 from .checks import check_screen
+from .organiser import PASSWORD, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "a long enough password 358"
-
-
-def log_in(page, live_server):
-    page.goto(live_server.url + "/organise/")
-    page.get_by_label("Username").fill("olga")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("My events")
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
@@ -60,7 +51,7 @@ def test_a_walkout_a_substitute_a_void_table_and_an_adjusted_result(
 
     page = new_phone(javascript=javascript)
     shoot = screenshot if javascript else None
-    log_in(page, live_server)
+    log_in(page, live_server.url + "/organise/")
 
     # The withdrawal: a warning, and straight to the table's choices.
     page.goto(f"{live_server.url}/organise/events/{event.slug}/players/")
