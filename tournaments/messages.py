@@ -237,6 +237,11 @@ MESSAGES = {
     "season_dates_reversed": _("a season cannot end before it starts"),
     "season_other_club": _("that event belongs to another club"),
     # a club's members (tournaments.services.members)
+    "club_organiser_already": _("%(name)s already runs this club"),
+    "club_organiser_unknown": _("%(name)s does not run this club"),
+    "club_organiser_last": _(
+        "%(name)s is the club's last organiser: add another before removing them"
+    ),
     "member_other_club": _("%(name)s is not a member of this club"),
     "merge_same_member": _("choose two different records to merge"),
     "merge_both_played": _(

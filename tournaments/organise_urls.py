@@ -36,6 +36,11 @@ urlpatterns = [
         name="organise_club_organiser_add",
     ),
     path(
+        "organise/clubs/<slug:slug>/organisers/remove/",
+        organise_club.organiser_remove,
+        name="organise_club_organiser_remove",
+    ),
+    path(
         "organise/clubs/<slug:slug>/members/<int:player_id>/rename/",
         organise_club.member_rename,
         name="organise_member_rename",
@@ -56,6 +61,11 @@ urlpatterns = [
         "organise/clubs/<slug:slug>/seasons/<int:season_id>/",
         organise_seasons.season,
         name="organise_season",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/seasons/<int:season_id>/delete/",
+        organise_seasons.season_delete,
+        name="organise_season_delete",
     ),
     path("organise/new-event/", organise.event_new, name="organise_event_new"),
     path(EVENT, organise.event, name="organise_event"),

@@ -102,6 +102,11 @@ def test_a_member_reads_their_page_on_a_phone(live_server, player, new_phone, sc
     expect(page.locator(".season-nav a[aria-current=page]")).to_have_text("Spring 2026")
     page.locator(".chart-figures summary").click()
     expect(page.locator(".figures-table tbody tr")).to_have_count(len(RATINGS))
+    # the game-by-game figures fit the phone's width: nothing to scroll sideways
+    box = page.locator(".chart-figures .scroll-box")
+    assert box.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), box.evaluate(
+        "el => `the figures are ${el.scrollWidth}px wide in ${el.clientWidth}px`"
+    )
     check_screen(page, f"club-player-season-{label}", screenshot)
     page.locator(".season-nav a").nth(2).click()  # Autumn: nothing played yet
     expect(page.locator("#figures-heading")).to_contain_text("Autumn 2026")

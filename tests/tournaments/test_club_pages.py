@@ -172,3 +172,33 @@ def test_a_clubs_organiser_lets_another_run_it(club, organiser_client, make_user
     assert unknown.status_code == 400
     mine = organiser_client.get(reverse("tournaments:organise_home")).content.decode()
     assert home(club) in mine
+
+
+def test_an_organiser_is_removed_but_never_the_last(club, organiser_client, organiser, make_user):
+    remove = reverse("tournaments:organise_club_organiser_remove", args=[club.slug])
+    # the only organiser cannot go: nobody but an administrator could reach the club again
+    refused = organiser_client.post(remove, {"username": organiser.username})
+    assert refused.status_code == 400 and b"last organiser" in refused.content
+    assert organiser.has_perm("tournaments.change_club", club)
+    vera = make_user("vera")
+    club.organisers.add(vera)
+    assert b"Remove" in organiser_client.get(home(club)).content
+    assert organiser_client.post(remove, {"username": "vera"}).status_code == 302
+    assert not vera.has_perm("tournaments.change_club", club)
+    removed = ClubLog.objects.get(club=club, action="organiser_removed")
+    assert removed.data == {"username": "vera"} and removed.actor == organiser.username
+    assert b"stopped vera running the club" in organiser_client.get(home(club)).content
+    # someone who does not run the club is refused with a reason
+    stranger = organiser_client.post(remove, {"username": "vera"})
+    assert stranger.status_code == 400 and b"does not run this club" in stranger.content
+
+
+def test_an_organiser_may_step_down_when_another_runs_the_club(
+    club, organiser_client, organiser, make_user
+):
+    club.organisers.add(make_user("vera"))
+    remove = reverse("tournaments:organise_club_organiser_remove", args=[club.slug])
+    answer = organiser_client.post(remove, {"username": organiser.username})
+    assert answer.status_code == 302 and answer["Location"] == reverse("tournaments:organise_home")
+    assert not organiser.has_perm("tournaments.change_club", club)
+    assert organiser_client.get(home(club)).status_code == 403

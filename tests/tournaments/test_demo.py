@@ -38,11 +38,17 @@ def test_the_demo_has_a_finished_round_one_in_play_and_an_organiser_login():
     assert event.standings.first().rows[0]["rank"] == 1
     user = log_in("organiser", "first-pass")
     assert user is not None and user.has_perm("tournaments.change_event", event)
+    # the organiser runs the club too, and the evening is the first night of its season
+    assert user.has_perm("tournaments.change_club", event.club)
+    assert f"/organise/clubs/{event.club.slug}/" in printed
+    assert event.season is not None and event.season.club == event.club
+    assert list(event.season.events.all()) == [event]
 
 
 def test_running_the_demo_again_keeps_the_data_and_renews_the_password():
     demo("--password", "one")
     demo("--password", "two")
     assert Event.objects.filter(slug__startswith="demo-evening").count() == 1
+    assert Event.objects.get(slug="demo-evening").club.seasons.count() == 1
     assert log_in("organiser", "one") is None
     assert log_in("organiser", "two") is not None

@@ -269,3 +269,49 @@ def services_error():
     from tournaments.errors import NotAllowed
 
     return NotAllowed
+
+
+def test_deleting_a_season_keeps_its_nights(club, club_organiser, three_nights):
+    season = writes.season_create(club=club, name="Spring", actor="petya")
+    for night in three_nights[:2]:
+        writes.season_add_event(season, night, actor="petya")
+    edit = reverse("tournaments:organise_season", args=["plovdiv", season.pk])
+    assert b"Delete this season" in club_organiser.get(edit).content
+    delete = reverse("tournaments:organise_season_delete", args=["plovdiv", season.pk])
+    assert club_organiser.get(delete).status_code == 405  # a tap on a form, never a link
+    answer = club_organiser.post(delete)
+    assert answer.status_code == 302
+    assert not Season.objects.filter(pk=season.pk).exists()
+    # the nights are still the club's events, with their games, in no season
+    nights = Event.objects.filter(pk__in=[night.pk for night in three_nights])
+    assert nights.count() == 3 and set(nights.values_list("season", flat=True)) == {None}
+    assert all(night.rounds.exists() for night in nights)
+    logged = ClubLog.objects.get(club=club, action="season_deleted")
+    assert logged.actor == "petya" and logged.data["name"] == "Spring"
+    assert logged.data["events"] == [night.slug for night in three_nights[:2]]
+    assert club_organiser.post(delete).status_code == 404
+    assert club_organiser.get(edit).status_code == 404
+
+
+def test_an_outsider_cannot_delete_a_season(club, three_nights, make_user):
+    season = writes.season_create(club=club, name="Spring")
+    outsider = Client()
+    outsider.force_login(make_user("mallory"))
+    delete = reverse("tournaments:organise_season_delete", args=["plovdiv", season.pk])
+    assert outsider.post(delete).status_code == 403
+    assert Season.objects.filter(pk=season.pk).exists()
+
+
+def test_the_event_settings_page_names_its_season(club, club_organiser, three_nights):
+    season = writes.season_create(club=club, name="Spring")
+    night = three_nights[0]
+    night.organisers.add(*club.organisers.all())
+    settings = reverse("tournaments:organise_settings", args=[night.slug])
+    page = club_organiser.get(settings).content.decode()
+    assert "This event is in no season." in page
+    assert reverse("tournaments:organise_seasons", args=["plovdiv"]) in page
+    writes.season_add_event(season, night)
+    page = club_organiser.get(settings).content.decode()
+    assert "A night of the season Spring." in page
+    assert reverse("tournaments:club_season", args=["plovdiv", season.pk]) in page
+    assert reverse("tournaments:organise_season", args=["plovdiv", season.pk]) in page

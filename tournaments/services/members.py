@@ -314,7 +314,23 @@ def club_organiser_add(*, club: Club, username: str, actor: str = ""):
     if user is None or not user.is_active:
         raise TournamentError("user_unknown", name=username)
     if club.organisers.filter(pk=user.pk).exists():
-        raise TournamentError("organiser_already", name=username)
+        raise TournamentError("club_organiser_already", name=username)
     club.organisers.add(user)
     _log(club, actor, "organiser_added", username=user.get_username())
+    return user
+
+
+@transaction.atomic
+def club_organiser_remove(*, club: Club, username: str, actor: str = ""):
+    """Stop a user running the club. The last organiser stays: a club nobody runs could only
+    be reached by an administrator again."""
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    username = str(username).strip()
+    user = club.organisers.filter(**{get_user_model().USERNAME_FIELD: username}).first()
+    if user is None:
+        raise TournamentError("club_organiser_unknown", name=username)
+    if club.organisers.count() == 1:
+        raise TournamentError("club_organiser_last", name=username)
+    club.organisers.remove(user)
+    _log(club, actor, "organiser_removed", username=user.get_username())
     return user

@@ -97,6 +97,16 @@ def season_remove_event(season: Season, event: Event, *, actor: str = "") -> Non
 
 
 @transaction.atomic
+def season_delete(season: Season, *, actor: str = "") -> None:
+    """The season goes; its nights stay as events of the club, in no season."""
+    nights = list(season.events.order_by("pk").values_list("slug", flat=True))
+    club = season.club
+    Event.objects.filter(season=season).update(season=None)
+    _log(club, actor, "season_deleted", **_logged(season), events=nights)
+    season.delete()
+
+
+@transaction.atomic
 def season_set_events(season: Season, events, *, actor: str = "") -> None:
     """The season's nights are exactly `events` (the organiser's pick list)."""
     wanted = {event.pk: event for event in events}

@@ -26,6 +26,7 @@ from ..forms import ClubForm, EventCreateForm, EventSettingsForm, OrganiserForm
 from ..models import Event, Round
 from ..tables import EXPORTS, FORMATS
 from ..web.access import actor, error_status, organiser_required, private
+from ..web.clubs import PERMISSION as CLUB_PERMISSION
 from ..web.forms_flow import submit
 
 DASHBOARD = "tournaments/organise/event.html"
@@ -180,6 +181,8 @@ def _settings(request, event: Event, *, form=None, organiser_form=None, status: 
         "organiser_form": organiser_form or OrganiserForm(),
         "organisers": event.organisers.order_by("username"),
         "editable": event.status != Event.Status.CLOSED,
+        "season": event.season,
+        "runs_club": request.user.has_perm(CLUB_PERMISSION, event.club),
     }
     return render(request, "tournaments/organise/settings.html", context, status=status)
 

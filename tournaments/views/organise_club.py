@@ -21,7 +21,7 @@ from ..models import Club, Event
 from ..selectors import members as reads
 from ..services import members as writes
 from ..web.access import actor, organiser_required
-from ..web.clubs import club_organiser_required
+from ..web.clubs import PERMISSION, club_organiser_required
 from ..web.public import not_found, query_id
 
 PAGES = "tournaments/club/"
@@ -87,6 +87,21 @@ def organiser_add(request, club: Club):
         return _home(request, club, error=error.message, status=400)
     done = _("%(name)s now runs the club too.")
     messages.success(request, done % {"name": user.get_username()})
+    return redirect("tournaments:organise_club", club.slug)
+
+
+@club_organiser_required
+@require_POST
+def organiser_remove(request, club: Club):
+    username = request.POST.get("username", "")
+    try:
+        user = writes.club_organiser_remove(club=club, username=username, actor=actor(request))
+    except TournamentError as error:
+        return _home(request, club, error=error.message, status=400)
+    done = _("%(name)s no longer runs the club.")
+    messages.success(request, done % {"name": user.get_username()})
+    if not request.user.has_perm(PERMISSION, club):  # they removed themselves
+        return redirect("tournaments:organise_home")
     return redirect("tournaments:organise_club", club.slug)
 
 

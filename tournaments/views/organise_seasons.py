@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from ..errors import TournamentError
 from ..models import Club, Season
@@ -98,10 +98,14 @@ def seasons(request, club: Club):
     return render(request, LIST, context, status=status)
 
 
+def _season(club: Club, season_id: int) -> Season | None:
+    return club.seasons.filter(pk=season_id).first() if season_id <= MAX_ID else None
+
+
 @club_organiser_required
 @require_http_methods(["GET", "POST"])
 def season(request, club: Club, season_id: int):
-    found = club.seasons.filter(pk=season_id).first() if season_id <= MAX_ID else None
+    found = _season(club, season_id)
     if found is None:
         return not_found(request, _("There is no such season."))
     events = club.events.order_by("created_at", "pk")
@@ -128,6 +132,19 @@ def season(request, club: Club, season_id: int):
         status = 400
     context = {"club": club, "season": found, "form": form, "has_events": events.exists()}
     return render(request, EDIT, context, status=status)
+
+
+@club_organiser_required
+@require_POST
+def season_delete(request, club: Club, season_id: int):
+    """The season goes, its nights stay as the club's events (the form on the season's page
+    says so before the tap)."""
+    found = _season(club, season_id)
+    if found is None:
+        return not_found(request, _("There is no such season."))
+    writes.season_delete(found, actor=actor(request))
+    messages.success(request, _("Season %(name)s deleted.") % {"name": found.name})
+    return redirect("tournaments:organise_seasons", club.slug)
 
 
 def _save(request, found: Season, form: SeasonForm) -> None:

@@ -1,7 +1,8 @@
 """`manage.py demo`: a demo club to click through, and an organiser login to do it with.
 
-The club has one event of twelve players: round 1 played, confirmed and in the standings,
-round 2 published with its games under way (one finished and waiting for its confirmation).
+The club (run by the demo organiser) has one event of twelve players, the first night of its
+season: round 1 played, confirmed and in the standings, round 2 published with its games
+under way (one finished and waiting for its confirmation).
 Everything is made through the same services and tasks the site uses. Running it again
 keeps the data and only gives the organiser a new password.
 """
@@ -15,10 +16,12 @@ from django.db import transaction
 
 from scoring import autoplay
 from tournaments import services
+from tournaments.services import seasons
 from tournaments.models import Club, Event, Round
 
 CLUB = "Demo Blato Club"
 EVENT = "Demo evening"
+SEASON = "Demo season"
 USERNAME = "organiser"
 PLAYERS = [
     "Ana Petrova", "Boris Ivanov", "Vera Georgieva", "Dimitar Kolev", "Elena Todorova",
@@ -49,6 +52,7 @@ class Command(BaseCommand):
                     f"  site:       {base}/",
                     f"  event:      {base}/events/{event.slug}/",
                     f"  organise:   {base}/organise/events/{event.slug}/",
+                    f"  club:       {base}/organise/clubs/{event.club.slug}/",
                     f"  log in as:  {USERNAME} / {password}",
                 ]
             )
@@ -66,7 +70,13 @@ def build_demo(organiser) -> Event:
     """The demo club's event: one round played and confirmed, the next one under way."""
     rng = random.Random(358)
     with transaction.atomic():
-        club = Club.objects.filter(name=CLUB).first() or services.club_create(name=CLUB)
+        club = Club.objects.filter(name=CLUB).first() or services.club_create(
+            name=CLUB, creator=organiser
+        )
+        club.organisers.add(organiser)
+        season = club.seasons.filter(name=SEASON).first() or seasons.season_create(
+            club=club, name=SEASON, actor=USERNAME
+        )
         event = services.event_create(
             club=club,
             name=EVENT,
@@ -76,6 +86,7 @@ def build_demo(organiser) -> Event:
             seed=358,
             actor=USERNAME,
         )
+        seasons.season_add_event(season, event, actor=USERNAME)
         services.players_register(event=event, names=PLAYERS, checked_in=True, actor=USERNAME)
     first = _published_round(event)
     for table in first.tables.select_related("game").order_by("number"):
