@@ -155,17 +155,16 @@ class TricksForm(Form):
         if tricks[COUNTED_SEAT] is None and not self.has_error(f"tricks_{COUNTED_SEAT}"):
             tricks[COUNTED_SEAT] = max(self.per_hand - sum(t or 0 for t in tricks), 0)
         if None not in tricks:
-            if sum(tricks) != self.per_hand:
+            try:
+                check_tricks_add_up(tricks, self.per_hand)
+            except forms.ValidationError:
                 # The three counts are wrong together: each one says so, and points at the
                 # message above them (id "tricks-error" in the table page).
                 for seat in range(3):
                     self.fields[f"tricks_{seat}"].widget.attrs.update(
                         {"aria-invalid": "true", "aria-describedby": "tricks-error"}
                     )
-                raise forms.ValidationError(
-                    _("The tricks add up to %(sum)s; they must add up to %(total)s.")
-                    % {"sum": sum(tricks), "total": self.per_hand}
-                )
+                raise
             data["tricks"] = tricks
         return data
 
@@ -218,6 +217,16 @@ class UndoForm(Form):
 
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+def check_tricks_add_up(tricks: list[int], per_hand: int) -> None:
+    """A hand's three counts must add up to its tricks: said before the engine is asked, in
+    the words the keeper needs to find the wrong count."""
+    if sum(tricks) != per_hand:
+        raise forms.ValidationError(
+            _("The tricks add up to %(sum)s; they must add up to %(total)s.")
+            % {"sum": sum(tricks), "total": per_hand}
+        )
 
 
 #: The seat whose tricks the pad works out (the rest of the hand) instead of asking for them.
@@ -284,11 +293,7 @@ class CorrectForm(Form):
             if not any(self.has_error(f"tricks_{seat}") for seat in range(3)):
                 raise forms.ValidationError(_("Enter each player's tricks."))
             return data
-        if sum(tricks) != self.per_hand:
-            raise forms.ValidationError(
-                _("The tricks add up to %(sum)s; they must add up to %(total)s.")
-                % {"sum": sum(tricks), "total": self.per_hand}
-            )
+        check_tricks_add_up(tricks, self.per_hand)
         data["tricks"] = tricks
         return data
 
