@@ -15,7 +15,7 @@ import engine
 from ..errors import Conflict, InvalidInput
 from ..models import DealEntry, Game, GameChange
 from ..selectors import engine_game, game_record, live_entries
-from .base import Recorded, apply, locked, log, replay, replay_decides
+from .base import Recorded, locked, log, replay, replay_decides, store
 
 
 def _same_deal(entry: DealEntry, calls, tricks, last_tricks) -> bool:
@@ -80,8 +80,7 @@ def _deal_record(game_id, number, calls, tricks, last_tricks, actor) -> Recorded
     )
     state = replay(game_record(game, [*entries, entry]))
     entry.save()
-    apply(game, state)
-    game.save()
+    store(game, state)
     log(game, GameChange.Action.DEAL_RECORDED, actor, number, entry.as_record())
     return Recorded(game, state, created=True)
 
@@ -107,8 +106,7 @@ def deal_undo(
     entry.undone_by = actor
     entry.save(update_fields=["undone_at", "undone_by"])
     state = engine.replay(game_record(game, entries[:-1]))
-    apply(game, state)
-    game.save()
+    store(game, state)
     log(game, GameChange.Action.DEAL_UNDONE, actor, number, entry.as_record(), reason)
     return Recorded(game, state, created=False)
 
@@ -132,8 +130,7 @@ def last_tricks_add(
     entry.last_tricks = last_tricks
     state = replay(game_record(game, entries))
     entry.save(update_fields=["last_tricks"])
-    apply(game, state)
-    game.save()
+    store(game, state)
     log(
         game, GameChange.Action.LAST_TRICKS, actor, number, {"before": before, "after": last_tricks}
     )
@@ -189,8 +186,7 @@ def _deal_correct(game_id, number, calls, tricks, last_tricks, actor) -> Recorde
     old.undone_by = actor
     old.save(update_fields=["undone_at", "undone_by"])  # first: one live row per number
     new.save()
-    apply(game, state)
-    game.save()
+    store(game, state)
     data = {"before": old.as_record(), "after": new.as_record()}
     log(game, GameChange.Action.DEAL_CORRECTED, actor, number, data)
     return Recorded(game, state, created=True)
