@@ -139,7 +139,10 @@ def database_from_env(environ: Mapping[str, str], *, default_sqlite_path: Path) 
         detail = exc.__cause__.__cause__ if exc.__cause__ is not None else None
         raise ImproperlyConfigured(f"DATABASE_URL could not be read: {detail or exc}") from exc
     if config["ENGINE"] == "django.db.backends.sqlite3":
-        config["CONN_MAX_AGE"] = 0
+        # Connections are kept (conn_max_age above), as on PostgreSQL: opening one per request
+        # costs Django's setup of the connection (its SQL functions, the pragmas below) and,
+        # when it was the last one open, SQLite's checkpoint of the WAL at closing - time a
+        # venue laptop's phones and keepers wait for (docs/performance.md, the venue laptop).
         config.setdefault("OPTIONS", {}).update(
             {
                 # Wait for a writer instead of failing at once, take the write lock when a

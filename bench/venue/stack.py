@@ -1,0 +1,100 @@
+"""The venue laptop's processes, as bin/serve starts them, in a temporary folder.
+
+The gunicorn worker and thread counts are read from bin/serve itself, so the benchmark
+measures what the command starts, and follows it when it changes."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shlex
+import sys
+from pathlib import Path
+
+from bench.site_load.stack import ROOT, Processes, free_port, manage, wait_until_serving
+
+SERVE = ROOT / "bin" / "serve"
+SETTINGS = "bench.venue.settings"  # bench.floor.settings, the broker in the run's folder
+RESTARTED = "bench.venue: the worker stopped; starting it again"
+
+
+def serve_flags() -> dict[str, str]:
+    """gunicorn's --workers default and --threads, and the worker's pool, from bin/serve."""
+    text = SERVE.read_text()
+    found = {
+        "workers": re.search(r'--workers "\$\{WEB_CONCURRENCY:-(\d+)\}"', text),
+        "threads": re.search(r"--threads (\d+)", text),
+        "pool": re.search(r"--pool=(\w+)", text),
+    }
+    missing = [name for name, match in found.items() if match is None]
+    if missing:
+        raise RuntimeError(f"bin/serve no longer says its {missing}: update bench/venue/stack.py")
+    return {name: match.group(1) for name, match in found.items()}
+
+
+def venue_env(folder: Path) -> dict[str, str]:
+    """bin/serve's environment (production settings, plain HTTP, the folder broker and a
+    file cache), with the database, the broker, the cache and static files in `folder`."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "CELERY_", "DATABASE_"))
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE=SETTINGS,
+        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_SECURE_COOKIES="0",
+        DJANGO_HSTS_SECONDS="0",
+        DJANGO_HSTS_PRELOAD="0",
+        ALLOW_LOCAL_BROKER="1",
+        DJANGO_CACHE_URL=f"file://{folder / 'cache'}",
+        DJANGO_STATIC_ROOT=str(folder / "static"),
+        BENCH_VENUE_BROKER=str(folder / "celery"),
+        DJANGO_LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def prepare(env: dict[str, str]) -> None:
+    """bin/serve's migrate and collectstatic, on the run's fresh database file."""
+    manage(env, "migrate")
+    manage(env, "collectstatic")
+
+
+def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Processes, str]:
+    """gunicorn and the worker with bin/serve's flags; the base URL once /healthz answers."""
+    processes = Processes(folder)
+    port = free_port()
+    gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
+    gunicorn += ["--workers", flags["workers"], "--worker-class", "gthread"]
+    gunicorn += ["--threads", flags["threads"], "--access-logfile", str(folder / "access.log")]
+    gunicorn += ["--logger-class", "config.gunicorn_logging.RedactingLogger"]
+    worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat"]
+    worker += [f"--pool={flags['pool']}", "--loglevel=warning"]
+    worker += ["--schedule", str(folder / "celerybeat-schedule")]
+    # Started again when it stops, as bin/serve does (its comment says why); each start is
+    # logged, and the report counts them.
+    again = f'while :; do {shlex.join(worker)}; echo "{RESTARTED}"; sleep 1; done'
+    processes.start("worker", ["sh", "-c", again], env)
+    processes.start("gunicorn", gunicorn, env)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(base_url, processes)
+    except BaseException:
+        processes.stop()
+        raise
+    return processes, base_url
+
+
+def worker_restarts(folder: Path) -> dict:
+    """How many times the worker stopped and was started again, and the errors its log ends
+    tracebacks with (why it stopped)."""
+    log = folder / "worker.log"
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    errors = [line for line in lines if re.match(r"^[\w.]+(Error|Exception): ", line)]
+    return {"count": lines.count(RESTARTED), "errors": errors[:10]}
