@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from scoring.names import latin_key
 
 from .. import selectors, walkouts
 from ..models import Event, Player, Round
@@ -41,6 +43,86 @@ def seat_answer(event: Event, player_id: int) -> SeatAnswer:
     if walkouts.left_table_of(round_, player_id) is not None:
         return SeatAnswer("left", round_)  # another player took the seat (a substitution)
     return SeatAnswer("not_in_round", round_)
+
+
+def _sounds(name: str) -> tuple[str, ...]:
+    """A name's words as they sound, in any order: two names the search calls the same
+    (scoring.names.search's exact match, by its accents-and-case key or its Latin spelling)
+    always sound the same, so only the names sounding like a typed one can be its exact
+    matches."""
+    return tuple(sorted(latin_key(name).split()))
+
+
+@dataclass(frozen=True)
+class SeatMap:
+    """What "where do I sit" reads, read once for an event as it stands: the entered players'
+    names and each one's place in the newest published round (seat_map). Every answer and
+    search is the one seat_answer and selectors.players_matching give; a map is kept while
+    the event's results_version is unchanged (tournaments.views.public_kept), which every
+    change of a published round moves: publishing, closing, a substitution, a void table.
+    The tables' deals and totals in it are those of when it was read: the seat page shows
+    neither."""
+
+    names: dict[int, str]
+    round: Round | None
+    tables: dict[int, TableLine]  # player id → their table in `round`
+    byes: frozenset[int]
+    left: frozenset[int]  # who gave their seat in `round` to a substitute
+    sounding: dict[tuple[str, ...], dict[int, str]] = field(default_factory=dict)
+
+    def entered(self, player_id: int) -> tuple[int, str] | None:
+        name = self.names.get(player_id)
+        return None if name is None else (player_id, name)
+
+    def answer(self, player_id: int) -> SeatAnswer:
+        """seat_answer(event, player_id), from the map."""
+        if self.round is None:
+            return SeatAnswer("no_round")
+        line = self.tables.get(player_id)
+        if line is not None:
+            return SeatAnswer(
+                "table", self.round, line, line.seat_of(player_id), tuple(line.others(player_id))
+            )
+        if player_id in self.byes:
+            return SeatAnswer("bye", self.round)
+        if player_id in self.left:
+            return SeatAnswer("left", self.round)
+        return SeatAnswer("not_in_round", self.round)
+
+    def exact(self, text: str) -> selectors.NamedIds:
+        """Whose whole name `text` is (players_matching's first list), among those sounding
+        alike only: no scan of every name."""
+        return selectors.names_matching(self.sounding.get(_sounds(text), {}), text)[0]
+
+    def matching(self, text: str) -> tuple[selectors.NamedIds, selectors.NamedIds]:
+        """players_matching: the exact matches and everyone `text` may mean (a scan)."""
+        return selectors.names_matching(self.names, text)
+
+    def may_mean(self, text: str, player_id: int) -> tuple[int, str] | None:
+        """The player, if `text` may mean them (they are in `matching(text)[1]`)."""
+        name = self.names.get(player_id)
+        if name is None or not selectors.names_matching({player_id: name}, text)[1]:
+            return None
+        return player_id, name
+
+
+def seat_map(event: Event) -> SeatMap:
+    """The event's SeatMap, in three queries (the round, the names with the byes, the
+    round's tables)."""
+    round_ = selectors.newest_published_round(event)
+    if round_ is None:
+        names, byes = selectors.player_names(event), frozenset()
+    else:
+        names, byes = selectors.player_names_and_byes(event, round_)
+    sounding: dict[tuple[str, ...], dict[int, str]] = {}
+    for pid, name in names.items():
+        sounding.setdefault(_sounds(name), {})[pid] = name
+    tables, left = {}, set()
+    for table in selectors.round_tables_played(round_) if round_ is not None else ():
+        line = table_line(table)
+        tables.update((seat.player_id, line) for seat in line.seats)
+        left.update(move["left"] for move in table.substitutions)
+    return SeatMap(names, round_, tables, byes, frozenset(left), sounding)
 
 
 @dataclass(frozen=True)

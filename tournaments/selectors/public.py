@@ -9,6 +9,7 @@ from datetime import datetime
 from django.db.models import (
     Case,
     Count,
+    Exists,
     F,
     IntegerField,
     OuterRef,
@@ -27,6 +28,7 @@ from scoring.names import search as search_names
 from .. import bridge
 from ..models import (
     PUBLIC_ROUND_STATUSES,
+    Bye,
     Event,
     Player,
     Round,
@@ -49,6 +51,18 @@ def event_by_slug(slug: str) -> Event:
 
 def player_names(event: Event) -> dict[int, str]:
     return dict(Player.objects.filter(entries__event=event).values_list("pk", "name"))
+
+
+def player_names_and_byes(event: Event, round_: Round) -> tuple[dict[int, str], frozenset[int]]:
+    """player_names, and who of them has a bye in `round_`, in one query."""
+    bye = Exists(Bye.objects.filter(round=round_, player=OuterRef("pk")))
+    rows = Player.objects.filter(entries__event=event).annotate(bye=bye)
+    names, byes = {}, set()
+    for pid, name, has_bye in rows.values_list("pk", "name", "bye"):
+        names[pid] = name
+        if has_bye:
+            byes.add(pid)
+    return names, frozenset(byes)
 
 
 def standings_newest(event: Event) -> tuple[Standings | None, bool]:
@@ -157,8 +171,10 @@ def events_listed() -> list[Event]:
 
 
 def published_round(event: Event, number: int) -> Round:
-    """A round the public may see: published or closed (a draft may still change)."""
-    return published_rounds(event).get(number=number)
+    """A round the public may see: published or closed (a draft may still change), with
+    `games_version` (as newest_published_round): what names its kept page."""
+    rounds = published_rounds(event).filter(number=number)
+    return rounds.annotate(games_version=Coalesce(Sum("tables__game__version"), 0)).get()
 
 
 def newest_published_round(event: Event) -> Round | None:
@@ -207,7 +223,11 @@ NamedIds = list[tuple[int, str]]
 def players_matching(event: Event, text: str) -> tuple[NamedIds, NamedIds]:
     """The event's players a typed name may mean, by name (scoring.names.search: Latin or
     Cyrillic, no case or accents): (whose whole name it is, everyone it may mean)."""
-    names = player_names(event)
+    return names_matching(player_names(event), text)
+
+
+def names_matching(names: dict[int, str], text: str) -> tuple[NamedIds, NamedIds]:
+    """players_matching among `names` (id → name) already read."""
     found = search_names(text, names)
 
     def named(ids) -> NamedIds:

@@ -19,8 +19,9 @@ from ..models import Event, Player, Round
 from ..presenters import event as event_words
 from ..presenters.seat import player_games
 from ..presenters.standings import standings_context
-from ..presenters.tables import round_over, table_line
+from ..presenters.tables import round_over
 from ..web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
+from .public_kept import kept_page, round_tables_html, round_version
 
 
 @require_GET
@@ -50,21 +51,26 @@ def event(request, event: Event):
 
 @event_page
 def round_detail(request, event: Event, number: int):
-    """A published (or closed) round: its tables, their games so far, and the byes."""
+    """A published (or closed) round: its tables, their games so far, and the byes (kept
+    until the round changes: tournaments.views.public_kept)."""
     if number > MAX_ROUND:
         raise Missing(_("There is no such round."))
     try:
         round_ = selectors.published_round(event, number)
     except Round.DoesNotExist:
         raise Missing(_("There is no such round, or it is not published yet.")) from None
-    context = {
-        "event": event,
-        "round": round_,
-        "round_over": round_over(round_),
-        "tables": [table_line(table) for table in selectors.round_tables_played(round_)],
-        "byes": selectors.round_byes(round_),
-    }
-    return render(request, PAGES + "round.html", context)
+
+    def page(extra: dict):
+        context = {
+            "event": event,
+            "round": round_,
+            "round_over": round_over(round_),
+            "tables_html": round_tables_html(request, event, round_),  # kept per version
+            **extra,
+        }
+        return render(request, PAGES + "round.html", context)
+
+    return kept_page(request, ("round", *round_version(event, round_)), page)
 
 
 @event_page

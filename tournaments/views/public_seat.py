@@ -11,8 +11,9 @@ from django.views.decorators.http import require_POST
 
 from .. import selectors
 from ..models import Event, Player
-from ..presenters.seat import seat_answer
+from ..presenters.seat import SeatMap
 from ..web.public import PAGES, event_page, no_such_event, query_id
+from .public_kept import event_seat_map, event_version, kept_page
 
 #: How long a phone remembers whose seat it looks up (an evening, and the next club night).
 ME_MAX_AGE = 14 * 24 * 3600
@@ -22,39 +23,56 @@ def _me_cookie(event: Event) -> str:
     return f"me-{event.pk}"
 
 
-def _remembered(request, event: Event) -> tuple[int, str] | None:
+def _remembered(request, event: Event, seats: SeatMap) -> tuple[int, str] | None:
     """The player this phone said it belongs to ("This is me"), if still in the event."""
     player_id = query_id(request.COOKIES.get(_me_cookie(event)))
-    if player_id is None:
-        return None
-    try:
-        player = selectors.entered_player(event, player_id)
-    except Player.DoesNotExist:
-        return None
-    return player.pk, player.name
+    return None if player_id is None else seats.entered(player_id)
+
+
+def _found(request, query: str, seats: SeatMap) -> tuple[tuple[int, str] | None, list]:
+    """The player the search names (picked from its list, or its one whole-name match), and
+    the list to pick from when it names nobody yet. The usual asks (a whole name, a picked
+    link) look only at the names sounding alike; anything else scans every name."""
+    picked = query_id(request.GET.get("player"))
+    if picked is not None and (chosen := seats.may_mean(query, picked)) is not None:
+        return chosen, [chosen]
+    exact = seats.exact(query)
+    if len(exact) == 1:
+        return exact[0], exact
+    exact, matches = seats.matching(query)
+    return (exact[0] if len(exact) == 1 else None), matches
 
 
 @event_page
 def seat(request, event: Event):
+    """Where do I sit? The page (_seat_page) as kept for this address and phone's "This is
+    me" while the event is unchanged (tournaments.views.public_kept)."""
+    me = request.COOKIES.get(_me_cookie(event), "")
+    version = ("seat", *event_version(event), me)
+    response = kept_page(request, version, lambda extra: _seat_page(request, event, extra))
+    patch_cache_control(response, private=True)  # it depends on this phone's cookie
+    return response
+
+
+def _seat_page(request, event: Event, extra: dict):
     """Where do I sit? A GET form: type a name, pick your own among the names it may mean
     (in Latin or Cyrillic letters), read the answer. Only a whole name goes straight to the
     seat: a part of one ("Georgi") may be someone else's ("Maria Georgieva"). A phone that
-    said "This is me" shows that player's seat first, without typing."""
+    said "This is me" shows that player's seat first, without typing. Read from the event's
+    kept seat map (tournaments.views.public_kept): one query, the event's, per request."""
     typed = request.GET.get("name")
     query = " ".join((typed or "").split())
-    me = _remembered(request, event)
+    seats = event_seat_map(event)
+    me = _remembered(request, event, seats)
     error, matches, found, answer = "", [], None, None
     if typed is not None and not query:
         error = _("Type your name, or a part of it.")
     elif query:
-        exact, matches = selectors.players_matching(event, query)
-        picked = query_id(request.GET.get("player"))
-        chosen = [m for m in matches if m[0] == picked] if picked else []
-        if chosen or len(exact) == 1:
-            found = (chosen or exact)[0]
-            answer = seat_answer(event, found[0])
+        found, matches = _found(request, query, seats)
+        if found is not None:
+            answer = seats.answer(found[0])
     elif me is not None:
-        found, answer = me, seat_answer(event, me[0])
+        found, answer = me, seats.answer(me[0])
     context = {
         "event": event,
         "query": query,
@@ -64,11 +82,9 @@ def seat(request, event: Event):
         "answer": answer,
         "searched": bool(query),
         "me": me,
-        "me_answer": None if me is None else answer if found == me else seat_answer(event, me[0]),
+        "me_answer": None if me is None else answer if found == me else seats.answer(me[0]),
     }
-    response = render(request, PAGES + "seat.html", context, status=400 if error else 200)
-    patch_cache_control(response, private=True)  # it depends on this phone's cookie
-    return response
+    return render(request, PAGES + "seat.html", context | extra, status=400 if error else 200)
 
 
 @require_POST

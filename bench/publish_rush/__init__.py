@@ -1,0 +1,36 @@
+"""Benchmark: the publish rush (issue 17, part 2).
+
+    .venv/bin/python -m bench.publish_rush                    # PostgreSQL, then SQLite
+    .venv/bin/python -m bench.publish_rush --backend sqlite   # one backend
+    .venv/bin/python -m bench.publish_rush --quick            # 99 players, 300 requests
+    .venv/bin/python -m bench.publish_rush --backend sqlite --sqlite-workers 4 --sqlite-threads 2
+
+When a round of a 999-player event is published, every phone asks "where do I sit" and then
+the round page, within seconds: 3000 requests spread over 10 s. The target is a p95 under
+150 ms and no error, on PostgreSQL and on the embedded default (a SQLite file), measured
+beside a floor in the same run.
+
+For each backend, in one go: a fresh database (PostgreSQL: `bench358_rush` of its own,
+dropped after; SQLite: a file in a temporary folder), `migrate`, `collectstatic`, and an event
+of 999 players with round 1 paired and published through tournaments.services (in a
+subprocess, bench/publish_rush/seed.py, so that each backend gets its own Django settings).
+Then gunicorn with production settings under DJANGO_SETTINGS_MODULE=bench.floor.settings:
+on PostgreSQL as bench/site_load runs it (5 gthread workers x 4 threads, the cache on Redis,
+db 12 here, flushed); on SQLite as bin/serve runs the venue laptop (its workers and threads
+unless --sqlite-workers/--sqlite-threads say otherwise, a file cache, the folder broker, the
+access log). Two phases, the same phones and timing:
+
+- floor: each visit reads `GET /bench-floor/read/<game_id>/` twice (a bare view, one indexed
+  read: what any page costs on this stack);
+- site: each visit is a phone asking "where do I sit" for its player, then the round page
+  (`/events/<slug>/rounds/1/`). 999 players, a third of them come back once or twice (a
+  reload), 1500 visits in all, spread evenly over 10 s with jitter; each visit opens its
+  own connection. How the seat is asked, as the page offers it: the name as typed (half:
+  lower case, sometimes the spacing as thumbs type it), the link of "Which one are you?"
+  (a fifth: name and player id), or the phone's "This is me" cookie (the rest, no query).
+
+Prints count, p50/p95/p99 and errors per endpoint, the site's p95 over the floor's, the load
+average and the machine; writes bench/results/publish_rush.json (publish_rush-quick.json with
+--quick). A benchmark, not a test: it asserts nothing, it reports. Run it under
+`flock /tmp/bench.lock`: two benchmarks at once measure each other.
+"""

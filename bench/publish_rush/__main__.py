@@ -1,0 +1,90 @@
+"""The command line: `python -m bench.publish_rush` (the package's docstring is its --help)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bench.site_load.report import load_average, machine
+from bench.site_load.stack import ROOT
+from bench.venue.stack import serve_flags
+
+from . import __doc__ as DESCRIPTION
+from .runner import TARGET_P95_MS, rush_once
+
+RESULTS = ROOT / "bench" / "results"
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.publish_rush",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("pg", "sqlite"),
+        action="append",
+        help="pg, sqlite, or both (the default); may be given twice",
+    )
+    parser.add_argument("--quick", action="store_true", help="99 players, 300 requests in 10 s")
+    parser.add_argument("--players", type=int, default=999, help="a multiple of 3")
+    parser.add_argument("--requests", type=int, default=3000, help="requests a phase")
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds a phase spreads over")
+    parser.add_argument("--pause", type=float, default=2.0, help="seconds of quiet before a phase")
+    serve = serve_flags()  # the venue laptop's gunicorn, as bin/serve starts it
+    parser.add_argument(
+        "--sqlite-workers",
+        type=int,
+        default=int(serve["workers"]),
+        help="gunicorn processes on SQLite (default: bin/serve's)",
+    )
+    parser.add_argument(
+        "--sqlite-threads",
+        type=int,
+        default=int(serve["threads"]),
+        help="threads of each (default: bin/serve's)",
+    )
+    parser.add_argument("--seed", type=int, default=358)
+    parser.add_argument("--out", help="where to write the JSON (default bench/results/...)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.requests = 99, 300
+    args.backend = args.backend or ["pg", "sqlite"]
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    started = load_average()
+    backends = {name: rush_once(args, name) for name in args.backend}
+    report = {
+        "benchmark": "publish_rush",
+        "command": "python -m bench.publish_rush" + (" " + " ".join(argv or sys.argv[1:])).rstrip(),
+        "machine": machine(),
+        "load_average": {"start": started, "end": load_average()},
+        "players": args.players,
+        "requests_per_phase": args.requests,
+        "seconds_per_phase": args.seconds,
+        "target_p95_ms": TARGET_P95_MS,
+        "backends": backends,
+    }
+    print(f"\nmachine: {report['machine']}; load average {report['load_average']}")
+    for name, figures in backends.items():
+        met = all(target["met"] for target in figures["targets"].values())
+        print(
+            f"{name}: site p95 {figures['phases']['site']['p95_ms']} ms, floor p95"
+            f" {figures['phases']['floor']['p95_ms']} ms, ratio"
+            f" {figures['ratio_site_p95_to_floor_p95']}; targets {'met' if met else 'MISSED'}"
+        )
+    RESULTS.mkdir(exist_ok=True)
+    out = args.out or RESULTS / ("publish_rush-quick.json" if args.quick else "publish_rush.json")
+    with open(out, "w") as file:
+        file.write(json.dumps(report, indent=2) + "\n")
+    print(f"written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""One backend's rush, from an empty database to its figures; everything it starts stops."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.site_load.measure import Stats, percentile
+from bench.site_load.report import load_average
+from bench.site_load.stack import ROOT, Processes, free_port, manage, wait_until_serving
+
+from .backends import backend
+from .load import FLOOR, ROUND, SEAT_LINK, SEAT_ME, SEAT_NAME, SITE, Rush, run_phase, visits
+
+TARGET_P95_MS = 150.0
+
+
+def seed_event(env: dict[str, str], players: int, seed: int) -> dict:
+    """The event, through tournaments.services, in a process with this backend's settings;
+    its own Celery tasks (pairing, the first standings) run eagerly there."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.publish_rush.seed", "--players", str(players)]
+        + ["--seed", str(seed)],
+        cwd=ROOT,
+        env={**env, "CELERY_TASK_ALWAYS_EAGER": "1"},
+        check=True,
+        stdout=subprocess.PIPE,
+    )
+    return json.loads(done.stdout)
+
+
+def warm_up(base_url: str, event: dict) -> None:
+    """Every gunicorn process has served a few pages (its URLs and templates loaded) before
+    the rush, as a site does that has been up all evening; nothing of round 1 is asked."""
+    import httpx
+
+    slug = event["slug"]
+    urls = ["/healthz", f"/events/{slug}/", f"/events/{slug}/seat/", f"/events/{slug}/standings/"]
+    urls.append(f"/bench-floor/read/{event['players'][0]['game_id']}/")
+    with httpx.Client(base_url=base_url, timeout=60) as client:
+        for _ in range(12):
+            for url in urls:
+                client.get(url).raise_for_status()
+
+
+def figures(stats: Stats, names: tuple[str, ...]) -> dict:
+    """count, p50/p95/p99 and errors of the requests of `names` together."""
+    seconds = sorted(s for name in names for s in stats.series[name].seconds)
+    errors = sum(sum(stats.series[name].errors.values()) for name in names)
+    return {
+        "count": len(seconds),
+        "p50_ms": round(percentile(seconds, 50) * 1000, 1),
+        "p95_ms": round(percentile(seconds, 95) * 1000, 1),
+        "p99_ms": round(percentile(seconds, 99) * 1000, 1),
+        "errors": errors,
+    }
+
+
+def rush_once(args: argparse.Namespace, name: str) -> dict:
+    folder = Path(tempfile.mkdtemp(prefix="bench358-rush-"))
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    stack = backend(name, folder, port, (args.sqlite_workers, args.sqlite_threads))
+    print(f"\n== {name}: load average {load_average()}; files in {folder}", flush=True)
+    stack.prepare()
+    processes = Processes(folder)
+    kept = False
+    try:
+        manage(stack.env, "migrate")
+        manage(stack.env, "collectstatic")
+        made = time.monotonic()
+        event = seed_event(stack.env, args.players, args.seed)
+        print(
+            f"event {event['slug']}: {len(event['players'])} players, round 1 published"
+            f" in {time.monotonic() - made:.1f} s",
+            flush=True,
+        )
+        processes.start("gunicorn", stack.gunicorn, stack.env)
+        wait_until_serving(base_url, processes)
+        warm_up(base_url, event)
+
+        stats = Stats()
+        stats.declare(FLOOR, 204)
+        for page in SITE:
+            stats.declare(page, 200)
+        rush = Rush("127.0.0.1", port, event["slug"], event["event_id"], event["round"], stats)
+        rng = random.Random(args.seed)
+        phases = {}
+        for phase, site in (("floor", False), ("site", True)):
+            time.sleep(args.pause)
+            plan = visits(event["players"], args.requests, args.seconds, rng)
+            before = load_average()
+            cpu = processes.cpu_seconds()["gunicorn"]
+            own = resource.getrusage(resource.RUSAGE_SELF)
+            took = asyncio.run(run_phase(rush, plan, site, args.seed))
+            own_after = resource.getrusage(resource.RUSAGE_SELF)
+            phases[phase] = {
+                "lasted_s": round(took, 2),
+                "load_average": {"before": before, "after": load_average()},
+                "cpu_seconds": {
+                    "gunicorn": round(processes.cpu_seconds()["gunicorn"] - cpu, 1),
+                    "load_generator": round(
+                        own_after.ru_utime + own_after.ru_stime - own.ru_utime - own.ru_stime, 1
+                    ),
+                },
+            }
+            print(
+                f"{phase}: {took:.1f} s, load average {phases[phase]['load_average']}", flush=True
+            )
+        processes.check()
+    except BaseException:
+        kept = True
+        print(f"failed: files and logs kept in {folder}", file=sys.stderr)
+        raise
+    finally:
+        processes.stop()
+        if not kept:
+            stack.clean(folder)
+
+    endpoints = {n: s.summary() for n, s in stats.series.items() if s.seconds}
+    for summary in endpoints.values():
+        summary.pop("by_status", None)
+    floor, site = figures(stats, (FLOOR,)), figures(stats, SITE)
+    phases["floor"].update(floor)
+    phases["site"].update(site)
+    seat = figures(stats, (SEAT_NAME, SEAT_LINK, SEAT_ME))
+    targets = {
+        "errors": {"target": 0, "measured": floor["errors"] + site["errors"]},
+        **{
+            f"p95 {label}": {
+                "target_ms": TARGET_P95_MS,
+                "measured_ms": measured,
+                "met": measured < TARGET_P95_MS,
+            }
+            for label, measured in (
+                ("site (all pages)", site["p95_ms"]),
+                ("where do I sit", seat["p95_ms"]),
+                ("round page", endpoints.get(ROUND, {}).get("p95_ms", float("nan"))),
+            )
+        },
+    }
+    targets["errors"]["met"] = targets["errors"]["measured"] == 0
+    report = {
+        "server": stack.server,
+        "players": len(event["players"]),
+        "phases": phases,
+        "endpoints": endpoints,
+        "where_do_i_sit": seat,
+        "ratio_site_p95_to_floor_p95": round(site["p95_ms"] / floor["p95_ms"], 2),
+        "targets": targets,
+        # Per second of both phases: requests started and their p95 (a queue that grows
+        # from the start is capacity; one that drains after the first seconds is cold start).
+        "timeline": stats.timeline((FLOOR, *SITE), bucket=1.0),
+        "notes": stats.notes,
+    }
+    print_backend(name, report)
+    if stats.notes or targets["errors"]["measured"]:
+        kept_logs = Path(tempfile.mkdtemp(prefix="bench358-rush-logs-"))
+        for log in folder.glob("*.log"):
+            shutil.copy(log, kept_logs)
+        print(f"errors or notes: the site's logs are kept in {kept_logs}")
+    shutil.rmtree(folder, ignore_errors=True)
+    return report
+
+
+def print_backend(name: str, report: dict) -> None:
+    print(f"\n{name}: {report['players']} players; {report['server']}")
+    print(f"{'endpoint':<48} {'count':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7}  errors")
+    rows = [*report["endpoints"].items(), ("where do I sit (all three)", report["where_do_i_sit"])]
+    rows += [(f"phase {phase}", figures) for phase, figures in report["phases"].items()]
+    for label, s in rows:
+        print(
+            f"{label:<48} {s['count']:>6} {s['p50_ms']:>7} {s['p95_ms']:>7} {s['p99_ms']:>7}"
+            f"  {s['errors']} {s.get('errors_by_status') or ''}"
+        )
+    for phase, figures in report["phases"].items():
+        print(
+            f"{phase}: lasted {figures['lasted_s']} s, load average {figures['load_average']},"
+            f" CPU s {figures['cpu_seconds']}"
+        )
+    print("per second: from s, requests/s, p95 ms of the floor, the round page, seat by name")
+    for row in report["timeline"]:
+        print(
+            f"  {row['from_s']:>4} {row['requests_per_s']:>6} {row[f'p95_ms {FLOOR}']!s:>6}"
+            f" {row[f'p95_ms {ROUND}']!s:>6} {row[f'p95_ms {SEAT_NAME}']!s:>6}"
+        )
+    print(f"site p95 / floor p95: {report['ratio_site_p95_to_floor_p95']}")
+    for label, target in report["targets"].items():
+        print(f"target {label}: {target}")
+    for note in report["notes"]:
+        print(f"note: {note}")

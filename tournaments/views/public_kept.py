@@ -1,0 +1,176 @@
+"""What the publish rush reads, kept: the round page's tables and "where do I sit"'s map.
+
+When a round of a big event is published every phone in the room asks where it sits and
+then opens the round page, within seconds (bench/publish_rush, docs/performance.md). Both
+answers change only when the round does, and each request already reads what names that:
+
+- The round page's tables (and byes) are kept under the round's version: its status, the sum
+  of its games' versions (`games_version`, which every deal, correction, confirmation, void
+  or substitution moves) and the event's results_version (which publishing, closing,
+  substitutions and void tables move), read with the round in the page's one query. One
+  process renders a version, into the shared cache (a `cache.add` marker; the others wait
+  for it up to RENDER_WAIT_SECONDS, then render themselves); each process then keeps it in
+  memory. The page around them (the CSRF token of the language form) is rendered each time.
+- The seat map (tournaments.presenters.seat.SeatMap) is kept in each process's memory under
+  the event's results_version, read with the event on every request: a thousand players'
+  answers are one read of the round, not four queries and a scan of every name each.
+
+The players' names come live from their rows: a renamed player shows once the kept copy is
+KEPT_SECONDS old (as the standings fragment's names do). Nothing else waits: a new version
+is a new key. (There is no "unpublish": a published round is never deleted or made a draft
+again; a draft's swaps are not public, and publishing moves the version.)
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from config.release import RELEASE
+
+from .. import selectors
+from ..models import Event, Round
+from ..presenters.seat import SeatMap, seat_map
+from ..presenters.tables import table_line
+from ..web.public import PAGES
+
+#: How long a kept copy serves before it is read again (renamed players show after this).
+KEPT_SECONDS = 30
+#: How long a request waits for another's render of the same round page before its own.
+RENDER_WAIT_SECONDS = 5.0
+RENDER_POLL_SECONDS = 0.02
+
+
+def event_version(event: Event) -> tuple:
+    """Which event, as it stands: its id and creation time (ids come round again in a fresh
+    database), and its results_version."""
+    return (event.pk, event.created_at.timestamp(), event.results_version)
+
+
+def round_version(event: Event, round_: Round) -> tuple:
+    """What the round page's tables show depends on, and nothing else does."""
+    published = round_.published_at.timestamp() if round_.published_at else None
+    return (*event_version(event), round_.pk, published, round_.status, round_.games_version)
+
+
+def _tables_key(event: Event, round_: Round) -> str:
+    parts = (*round_version(event, round_), get_language() or "", RELEASE)
+    return "round-tables:" + ":".join(str(part) for part in parts)
+
+
+def _render_tables(request, event: Event, round_: Round) -> str:
+    context = {
+        "event": event,
+        "tables": [table_line(table) for table in selectors.round_tables_played(round_)],
+        "byes": selectors.round_byes(round_),
+    }
+    return render_to_string(PAGES + "round.html#tables", context, request)
+
+
+def _shared_tables_html(request, event: Event, round_: Round, key: str) -> str:
+    """The tables from the shared cache, or rendered here (one process renders a version;
+    the others wait for it)."""
+    html = cache.get(key)
+    if html is not None:
+        return html
+    if not cache.add(key + ":rendering", 1, RENDER_WAIT_SECONDS):
+        deadline = time.monotonic() + RENDER_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(RENDER_POLL_SECONDS)
+            html = cache.get(key)
+            if html is not None:
+                return html
+    html = _render_tables(request, event, round_)
+    cache.set(key, html, KEPT_SECONDS)
+    cache.delete(key + ":rendering")
+    return html
+
+
+class _InProcess:
+    """Copies kept in this process's memory for KEPT_SECONDS, by key: no round trip to the
+    shared cache, no unpickling (a file cache also inflates a page each read). One thread
+    makes a missing copy while the others asking for that key wait for it; expired copies
+    go, and at `limit` copies all go (addresses with made-up queries cannot fill memory)."""
+
+    def __init__(self, limit: int = 64) -> None:
+        self.limit = limit
+        self.guard = threading.Lock()
+        self.making: dict = {}
+        self.kept: dict = {}
+
+    def get(self, key, make):
+        found = self.kept.get(key)
+        if found is not None and found[0] > time.monotonic():
+            return found[1]
+        with self.guard:
+            lock = self.making.setdefault(key, threading.Lock())
+        with lock:
+            found = self.kept.get(key)
+            if found is not None and found[0] > time.monotonic():
+                return found[1]
+            made = make()
+            with self.guard:
+                now = time.monotonic()
+                if len(self.kept) >= self.limit:
+                    self.kept = {k: v for k, v in self.kept.items() if v[0] > now}
+                    if len(self.kept) >= self.limit:
+                        self.kept = {}
+                self.kept[key] = (now + KEPT_SECONDS, made)
+                self.making.pop(key, None)
+            return made
+
+    def forget(self, key) -> None:
+        with self.guard:
+            self.kept.pop(key, None)
+
+    def clear(self) -> None:
+        with self.guard:
+            self.kept = {}
+
+
+round_pages = _InProcess()
+seat_maps = _InProcess()
+#: Whole pages as a phone gets them, less the CSRF token: a seat page per address and phone.
+pages = _InProcess(limit=5000)
+#: Stands for the CSRF token in a kept page (this process's own, never sent as is).
+CSRF_MARK = "kept-csrf-" + secrets.token_hex(16)
+
+
+def round_tables_html(request, event: Event, round_: Round) -> str:
+    """The round page's tables and byes, rendered once per version and language."""
+    key = _tables_key(event, round_)
+    html = round_pages.get(key, lambda: _shared_tables_html(request, event, round_, key))
+    return mark_safe(html)  # noqa: S308 - our own render, kept
+
+
+def event_seat_map(event: Event) -> SeatMap:
+    """The event's seat map as it stands (its version read with the event)."""
+    return seat_maps.get((*event_version(event), get_language() or ""), lambda: seat_map(event))
+
+
+def kept_page(request, version: tuple, render_page) -> HttpResponse:
+    """The page `render_page(extra_context)` answers, kept per `version`, address, language
+    and release: rendered with CSRF_MARK for the token, which each answer replaces with this
+    phone's own (as `{% csrf_token %}` would: the CSRF cookie is set or kept the same way).
+    Only a 200 is kept; anything else is answered as rendered. What a page shows must depend
+    on nothing but these: the pages kept here read no user, session or message."""
+    key = (*version, request.get_full_path(), get_language() or "", RELEASE)
+
+    def make() -> bytes | HttpResponse:
+        response = render_page({"csrf_token": CSRF_MARK})
+        return response.content if response.status_code == 200 else response
+
+    kept = pages.get(key, make)
+    if isinstance(kept, HttpResponse):  # not kept: say it afresh next time
+        pages.forget(key)
+        return render_page({})
+    # Bytes, as kept: a round page is 260 KB, and encoding it again is most of a hit's cost.
+    return HttpResponse(kept.replace(CSRF_MARK.encode(), get_token(request).encode()))
