@@ -16,8 +16,8 @@ from django.db import transaction
 
 from scoring import autoplay
 from tournaments import services
-from tournaments.services import seasons
 from tournaments.models import Club, Event, Round
+from tournaments.services import seasons
 
 CLUB = "Demo Blato Club"
 EVENT = "Demo evening"
