@@ -1,83 +1,36 @@
-"""The running score sheet: one row per deal (redeals included), one column per player."""
+"""The running score sheet: one row per deal (redeals included), one column per player.
 
-import django_tables2 as tables
+Built here as plain values, each cell's HTML made once, and laid out by one small template
+(scoring/sheet_table.html): the sheet is rendered for every new version of every game a phone
+watches, the busiest render of an evening, and a general table library's per-cell machinery
+cost more than the rest of the sheet partial (docs/performance.md, cost per request)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 
-class SeatColumn(tables.Column):
-    """A player's cell: the running total, and below it the tricks and points of the deal."""
-
-    def __init__(self, *, total: str, **kwargs):
-        super().__init__(
-            default="—",
-            orderable=False,
-            footer=total,
-            attrs={"th": {"class": "seat"}, "td": {"class": "seat"}, "tf": {"class": "seat"}},
-            **kwargs,
-        )
-
-    def render(self, value):
-        return format_html(
-            '<span class="total">{}</span><span class="detail">{} · {}</span>',
-            value.total,
-            value.tricks,
-            value.points,
-        )
+@dataclass(frozen=True)
+class SheetRow:
+    number: SafeString | int  # the keeper's correction link, or the bare number
+    call: SafeString  # the call by whom, and the dealer
+    redeal: bool
+    cells: tuple[SafeString, ...]  # each player's total, and the deal's tricks and points
 
 
-class SheetTable(tables.Table):
-    """Columns: the deal's number; its call (by whom) with its dealer; then each player."""
-
-    number = tables.Column(
-        verbose_name="#",
-        orderable=False,
-        attrs={"th": {"class": "number"}, "td": {"class": "number"}},
-    )
-    call = tables.Column(
-        verbose_name=_("Call · dealer"),
-        orderable=False,
-        footer=_("Total"),
-        attrs={"th": {"class": "call"}, "td": {"class": "call"}},
-    )
-
-    class Meta:
-        template_name = "scoring/sheet_table.html"
-        attrs = {"class": "sheet"}
-        row_attrs = {"class": lambda record: "redeal" if record["redeal"] else None}
-        empty_text = _("No deals yet.")
-        sequence = ("number", "call", "...")
-        orderable = False
-
-    def __init__(self, *args, correct_game: int | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.correct_game = correct_game
-
-    def render_number(self, value, record):
-        """The deal's number; for the keeper, a link to correct that deal (no JavaScript)."""
-        if self.correct_game is None:
-            return value
-        label = gettext("Correct deal %(n)s") % {"n": value}
-        return format_html(
-            '<a class="correct-link" href="{}" aria-label="{}" title="{}">{}'
-            '<span class="correct-mark" aria-hidden="true">✎</span></a>',
-            reverse("scoring:correct", args=[self.correct_game, value]),
-            label,
-            label,
-            value,
-        )
-
-    def render_call(self, value, record):
-        return format_html(
-            '<span class="call-text">{}</span><span class="detail">{}</span>',
-            value,
-            _("dealer: %(name)s") % {"name": record["dealer"]},
-        )
+@dataclass(frozen=True)
+class Sheet:
+    headings: tuple[SafeString, ...]
+    rows: tuple[SheetRow, ...]
+    totals: tuple[str, ...]
 
 
-def _seat_heading(name: str, short: str):
+def _seat_heading(name: str, short: str) -> SafeString:
     """A column's heading: the short name shown, the full one read out (and as a tooltip)."""
     if short == name:
         return format_html('<span class="seat-heading">{}</span>', name)
@@ -90,17 +43,55 @@ def _seat_heading(name: str, short: str):
     )
 
 
-def sheet_table(view, *, correct: bool = False) -> SheetTable:
+def _number(number: int, correct_game: int | None) -> SafeString | int:
+    """The deal's number; for the keeper, a link to correct that deal (no JavaScript)."""
+    if correct_game is None:
+        return number
+    label = gettext("Correct deal %(n)s") % {"n": number}
+    return format_html(
+        '<a class="correct-link" href="{}" aria-label="{}" title="{}">{}'
+        '<span class="correct-mark" aria-hidden="true">✎</span></a>',
+        reverse("scoring:correct", args=[correct_game, number]),
+        label,
+        label,
+        number,
+    )
+
+
+def _cell(cell) -> SafeString:
+    if cell is None:
+        return format_html("{}", "—")
+    return format_html(
+        '<span class="total">{}</span><span class="detail">{} · {}</span>',
+        cell.total,
+        cell.tricks,
+        cell.points,
+    )
+
+
+def _row(record: dict, correct_game: int | None) -> SheetRow:
+    call = format_html(
+        '<span class="call-text">{}</span><span class="detail">{}</span>',
+        record["call"],
+        gettext("dealer: %(name)s") % {"name": record["dealer"]},
+    )
+    return SheetRow(
+        number=_number(record["number"], correct_game),
+        call=call,
+        redeal=record["redeal"],
+        cells=tuple(_cell(record[f"seat{seat}"]) for seat in range(3)),
+    )
+
+
+def sheet_table(view, *, correct: bool = False) -> Sheet:
     """The sheet for a presenters.TableView; `correct`: each deal's number links to its
     correction (the keeper's page, while the result is not confirmed)."""
-    return SheetTable(
-        view.rows,
-        correct_game=view.game.pk if correct else None,
-        extra_columns=[
-            (
-                f"seat{seat}",
-                SeatColumn(verbose_name=_seat_heading(name, short), total=view.totals[seat]),
-            )
-            for seat, (name, short) in enumerate(zip(view.names, view.sheet_names, strict=True))
-        ],
+    correct_game = view.game.pk if correct else None
+    return Sheet(
+        headings=tuple(
+            _seat_heading(name, short)
+            for name, short in zip(view.names, view.sheet_names, strict=True)
+        ),
+        rows=tuple(_row(record, correct_game) for record in view.rows),
+        totals=tuple(view.totals),
     )
