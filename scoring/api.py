@@ -85,13 +85,23 @@ class GameCreated(GameOut):
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
 
 
-def _game_or_404(game_id: int) -> Game:
+def _game_or_404(game_id: int, *only: str) -> Game:
+    """The game, or 404; with `only`, just those columns (a write reads the token alone
+    here: its service reads the whole row again under its lock)."""
     if not 1 <= game_id <= MAX_ID:
         raise ApiError(404, f"no game {game_id}")
+    games = Game.objects.only(*only) if only else Game.objects
     try:
-        return Game.objects.get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise ApiError(404, f"no game {game_id}") from None
+
+
+def _writable(request: HttpRequest, game_id: int) -> Game:
+    """The game a write names, read for its token only, once the token is right."""
+    found = _game_or_404(game_id, "secret")
+    _authorize(request, found)
+    return found
 
 
 def _authorize(request: HttpRequest, game: Game) -> None:
@@ -122,8 +132,9 @@ def _refusals(game: Game) -> Iterator[None]:
         yield
     except Game.DoesNotExist:
         raise ApiError(404, f"no game {game.pk}") from None
-    except Conflict as error:
-        raise ApiError.of(error, extra={"state": game_state_json(game)}) from None
+    except Conflict as error:  # the state as it stands now, after whatever came first
+        current = Game.objects.get(pk=game.pk)
+        raise ApiError.of(error, extra={"state": game_state_json(current)}) from None
 
 
 @router.post(
@@ -174,8 +185,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 )
 def deals(request: HttpRequest, game_id: int) -> HttpResponse:
     """Record deal `deal`; resending it records nothing twice (200)."""
-    found = _game_or_404(game_id)
-    _authorize(request, found)
+    found = _writable(request, game_id)
     data = read_body(request, DealIn)
     with _refusals(found):
         recorded = services.deal_record(
@@ -202,8 +212,7 @@ def _deal_answer(recorded) -> HttpResponse:
 )
 def deal_patch(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """Add the last tricks' winners to deal `number` (a tie-break asks for them)."""
-    found = _game_or_404(game_id)
-    _authorize(request, found)
+    found = _writable(request, game_id)
     data = read_body(request, LastTricksIn)
     with _refusals(found):
         recorded = services.last_tricks_add(
@@ -216,8 +225,7 @@ def deal_patch(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
 def deal_undo(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """Undo deal `number`, the last one, while the result is not confirmed (a body is
     ignored)."""
-    found = _game_or_404(game_id)
-    _authorize(request, found)
+    found = _writable(request, game_id)
     with _refusals(found):
         recorded = services.deal_undo(game_id=found.pk, number=number, actor=ACTOR)
     return _deal_answer(recorded)
@@ -232,8 +240,7 @@ def deal_undo(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
 def deal_correct(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """Correct any recorded deal; the engine's refusal of the replayed record answers 400 with
     `error.deal`, the first deal that fails (the corrected one or a later one)."""
-    found = _game_or_404(game_id)
-    _authorize(request, found)
+    found = _writable(request, game_id)
     data = read_body(request, CorrectionIn)
     if "deal" in data.model_fields_set and not (_is_int(data.deal) and data.deal == number):
         raise ApiError(400, f"deal must be {number}, the deal in the path, or left out")
