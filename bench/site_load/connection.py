@@ -32,10 +32,12 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, url: str, headers: dict[str, str] | None = None):
+    async def request(
+        self, method: str, url: str, headers: dict[str, str] | None = None, body: bytes = b""
+    ):
         lines = [f"{method} {url} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
-        message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
         reused = self.writer is not None
         try:
             return await self._exchange(message)

@@ -7,7 +7,6 @@ client alike, so neither phase pays more for its client than the other."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from bench.site_load.connection import Answer, Connection
@@ -20,18 +19,12 @@ class Wire(Connection):
 
     async def request(self, method: str, url: str, headers=None, json_body=None) -> Answer:
         body = b"" if json_body is None else json.dumps(json_body).encode()
-        lines = [f"{method} {url} HTTP/1.1", f"Host: {self.host}:{self.port}"]
-        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
-        lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
-        message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-        reused = self.writer is not None
-        try:
-            return await self._exchange(message)
-        except (ConnectionError, asyncio.IncompleteReadError):
-            self.close()
-            if not reused:
-                raise
-        return await self._exchange(message)
+        headers = {
+            **(headers or {}),
+            "Content-Type": "application/json",
+            "Content-Length": str(len(body)),
+        }
+        return await super().request(method, url, headers, body)
 
 
 def answer_json(answer: Answer) -> dict:
