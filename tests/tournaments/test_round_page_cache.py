@@ -91,6 +91,19 @@ def test_the_kept_round_page_is_the_fresh_one_and_is_not_rendered_again(client, 
     assert without_csrf(fresh_round_page(client, event)) == without_csrf(first)
 
 
+def test_made_up_queries_on_the_round_page_are_not_kept(client):
+    """The round page takes no query: addresses with one are answered but not kept, so they
+    cannot fill a process's memory with copies of a 260 KB page."""
+    event, round_, tables = evening()
+    bare = round_page(client, event)
+    kept = len(public_kept.pages.kept)
+    for n in range(3):
+        response = client.get(url("round", event.slug, 1), {"x": n})
+        assert response.status_code == 200
+        assert without_csrf(text(response)).replace(f"?x={n}", "") == without_csrf(bare)
+    assert len(public_kept.pages.kept) == kept
+
+
 def test_the_page_around_the_kept_tables_is_each_phones_own(client):
     event, round_, tables = evening()
     token = 'name="csrfmiddlewaretoken" value="'

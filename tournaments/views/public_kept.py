@@ -156,12 +156,16 @@ def event_seat_map(event: Event) -> SeatMap:
     return seat_maps.get((*event_version(event), get_language() or ""), lambda: seat_map(event))
 
 
-def kept_page(request, version: tuple, render_page) -> HttpResponse:
+def kept_page(request, version: tuple, render_page, *, queried: bool = True) -> HttpResponse:
     """The page `render_page(extra_context)` answers, kept per `version`, address, language
     and release: rendered with CSRF_MARK for the token, which each answer replaces with this
     phone's own (as `{% csrf_token %}` would: the CSRF cookie is set or kept the same way).
     Only a 200 is kept; anything else is answered as rendered. What a page shows must depend
-    on nothing but these: the pages kept here read no user, session or message."""
+    on nothing but these: the pages kept here read no user, session or message. A page that
+    takes no query (`queried` false) is kept for its bare address only: made-up queries on a
+    260 KB round page would otherwise fill the process's memory, one copy each."""
+    if not queried and request.META.get("QUERY_STRING"):
+        return render_page({})
     key = (*version, request.get_full_path(), get_language() or "", RELEASE)
 
     def make() -> bytes | HttpResponse:

@@ -70,7 +70,7 @@ def round_detail(request, event: Event, number: int):
         }
         return render(request, PAGES + "round.html", context)
 
-    return kept_page(request, ("round", *round_version(event, round_)), page)
+    return kept_page(request, ("round", *round_version(event, round_)), page, queried=False)
 
 
 @event_page
