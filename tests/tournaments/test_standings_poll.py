@@ -11,6 +11,7 @@ another language or a withdrawal each make a new one.
 """
 
 import json
+import pickle
 from datetime import timedelta
 
 import pytest
@@ -256,6 +257,47 @@ def test_a_poll_serves_the_written_out_table_and_renders_nothing(
     forget_fresh_fragment(event)
     with django_assert_num_queries(3):
         assert client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+class CacheReads:
+    """Records what each `cache.get` fetched: its key and the size of what came back."""
+
+    def __init__(self, monkeypatch):
+        self.reads: list[tuple[str, int]] = []
+        get = cache.get
+
+        def recorded(key, *args, **kwargs):
+            found = get(key, *args, **kwargs)
+            self.reads.append((key, 0 if found is None else len(pickle.dumps(found))))
+            return found
+
+        monkeypatch.setattr(public.cache, "get", recorded)
+
+    def fetched(self) -> int:
+        """Bytes fetched from the shared cache (as pickled into it)."""
+        return sum(size for _, size in self.reads)
+
+
+def test_a_poll_fetches_only_the_small_etag_entry_then_answers_from_memory(
+    client, played, monkeypatch
+):
+    """A 999-player fragment is ~450 KB: a poll that fetched it from the shared cache (Redis)
+    each time cost 4-5x its floor (docs/performance.md, cost per request). A 304 reads the
+    ETag alone; a 200 takes the HTML from the process's memory; another process fetches it
+    once."""
+    event, _ = played
+    first = client.get(live(event))
+    size = len(first.content)
+    reads = CacheReads(monkeypatch)
+    assert client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    again = client.get(live(event))
+    assert again.status_code == 200 and again.content == first.content
+    assert reads.fetched() < 200  # two ETags, no fragment
+    public._texts.clear()  # another process: the fragment is fetched once, then kept
+    reads.reads.clear()
+    for _ in range(3):
+        assert client.get(live(event)).content == first.content
+    assert size <= reads.fetched() < size + 400
 
 
 def test_the_page_shows_the_polled_fragment(client, played, monkeypatch, django_assert_num_queries):

@@ -6,13 +6,16 @@ only the lines above it (what is counted, "built … ago", "being updated"). A p
 asks what would change its answer (the newest snapshot, which writing of it, whether results
 came in since, the "built … ago" minute; for the projector also the round's games'
 versions); that names the answer (its ETag, with the release and the language), and a
-matching If-None-Match gets a 304. The standings fragment's answer is also kept for
+matching If-None-Match gets a 304. The standings fragment's ETag is also kept for
 FRESH_SECONDS: half the phones in the room poll every 15 s, and within that time a poll
-costs no query at all; a new snapshot or new results show up at most that much later.
+costs no query at all, reads only that small entry, and answers a 200 from the process's
+memory; a new snapshot or new results show up at most that much later.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -34,6 +37,9 @@ STANDINGS = PAGES + "standings.html"
 PROJECTOR = PAGES + "projector.html"
 #: How long a standings fragment's answer is kept before the database is asked again.
 FRESH_SECONDS = 2
+#: How long a fragment's HTML stays in the shared cache under its ETag (a process that did not
+#: render it fetches it once from there).
+TEXT_SECONDS = 60
 
 
 def standings_etag(stored: standings_render.Stored | None) -> str:
@@ -65,24 +71,57 @@ def _standings_parts(stored: standings_render.Stored | None) -> dict:
 
 @dataclass(frozen=True)
 class Kept:
-    """A standings fragment's answer, kept per event and language for FRESH_SECONDS."""
+    """A standings fragment's answer: its ETag and its HTML."""
 
     etag: str
     html: str
 
 
-def _kept_key(slug: str) -> str:
+#: How many fragments (events × languages × snapshots) a process keeps in memory.
+KEPT_IN_PROCESS = 64
+_texts: OrderedDict[str, str] = OrderedDict()
+_texts_lock = threading.Lock()
+
+
+def _tag_key(slug: str) -> str:
     return f"standings-live:{slug}:{get_language() or ''}"
+
+
+def _text_key(tag: str) -> str:
+    return f"standings-live-html:{tag}"
+
+
+def _remember(tag: str, html: str) -> None:
+    with _texts_lock:
+        _texts[tag] = html
+        _texts.move_to_end(tag)
+        while len(_texts) > KEPT_IN_PROCESS:
+            _texts.popitem(last=False)
+
+
+def _text(tag: str) -> str | None:
+    """The fragment named `tag`: from this process's memory, else from the shared cache (a
+    fragment of a 999-player field is ~450 KB: fetched once per process, not per poll)."""
+    with _texts_lock:
+        html = _texts.get(tag)
+    if html is None:
+        html = cache.get(_text_key(tag))
+        if html is not None:
+            _remember(tag, html)
+    return html
 
 
 def _fragment(request, event: Event) -> Kept:
     """The standings fragment now (three small queries with the event's), kept for the
-    polls that follow."""
+    polls that follow: its ETag under a small key for FRESH_SECONDS (a poll with that ETag
+    reads nothing else), its HTML under the ETag, which names it."""
     stored = standings_render.newest(event, "standings")
     context = {"event": event, "poll_seconds": POLL_SECONDS, **_standings_parts(stored)}
     html = render_to_string(STANDINGS + "#standings", context, request)
     answer = Kept(standings_etag(stored), html)
-    cache.set(_kept_key(event.slug), answer, FRESH_SECONDS)
+    _remember(answer.etag, html)
+    cache.set(_text_key(answer.etag), html, TEXT_SECONDS)
+    cache.set(_tag_key(event.slug), answer.etag, FRESH_SECONDS)
     return answer
 
 
@@ -101,8 +140,18 @@ def standings(request, event: Event):
 
 @require_GET
 def standings_live(request, slug: str):
-    """The standings fragment for the poll: 304 while nothing it shows has changed."""
-    kept = cache.get(_kept_key(slug)) or _standings_live(request, slug)
+    """The standings fragment for the poll: 304 while nothing it shows has changed. Within
+    FRESH_SECONDS a poll reads one small cache entry (the ETag) and, for a 200, the HTML
+    from memory."""
+    tag = cache.get(_tag_key(slug))
+    if tag is not None:
+        unchanged = not_modified(request, tag)
+        if unchanged is not None:
+            return unchanged
+        html = _text(tag)
+        if html is not None:
+            return polled(HttpResponse(html), tag)
+    kept = _standings_live(request, slug)
     if not isinstance(kept, Kept):  # the event's 404 page
         return kept
     return not_modified(request, kept.etag) or polled(HttpResponse(kept.html), kept.etag)
