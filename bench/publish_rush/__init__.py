@@ -4,6 +4,7 @@
     .venv/bin/python -m bench.publish_rush --backend sqlite   # one backend
     .venv/bin/python -m bench.publish_rush --quick            # 99 players, 300 requests
     .venv/bin/python -m bench.publish_rush --backend sqlite --sqlite-workers 4 --sqlite-threads 2
+    .venv/bin/python -m bench.publish_rush --backend pg --pg-workers 4 --pg-threads 2
 
 When a round of a 999-player event is published, every phone asks "where do I sit" and then
 the round page, within seconds: 3000 requests spread over 10 s. The target is a p95 under
@@ -15,8 +16,9 @@ dropped after; SQLite: a file in a temporary folder), `migrate`, `collectstatic`
 of 999 players with round 1 paired and published through tournaments.services (in a
 subprocess, bench/publish_rush/seed.py, so that each backend gets its own Django settings).
 Then gunicorn with production settings under DJANGO_SETTINGS_MODULE=bench.floor.settings:
-on PostgreSQL as bench/site_load runs it (5 gthread workers x 4 threads, the cache on Redis,
-db 12 here, flushed); on SQLite as bin/serve runs the venue laptop (its workers and threads
+on PostgreSQL as bench/site_load runs it (5 gthread workers x 4 threads unless
+--pg-workers/--pg-threads say otherwise, the cache on Redis, db 12 here, flushed); on
+SQLite as bin/serve runs the venue laptop (its workers and threads
 unless --sqlite-workers/--sqlite-threads say otherwise, a file cache, the folder broker, the
 access log). Two phases, the same phones and timing:
 

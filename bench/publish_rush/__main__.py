@@ -46,6 +46,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default=int(serve["threads"]),
         help="threads of each (default: bin/serve's)",
     )
+    parser.add_argument(
+        "--pg-workers", type=int, help="gunicorn processes on PostgreSQL (default: site_load's)"
+    )
+    parser.add_argument("--pg-threads", type=int, help="threads of each (default 4)")
     parser.add_argument("--seed", type=int, default=358)
     parser.add_argument("--out", help="where to write the JSON (default bench/results/...)")
     args = parser.parse_args(argv)

@@ -44,9 +44,16 @@ class Backend:
         shutil.rmtree(folder / "cache", ignore_errors=True)
 
 
-def backend(name: str, folder: Path, port: int, sqlite_stack: tuple[int, int] = (4, 2)) -> Backend:
+def backend(
+    name: str,
+    folder: Path,
+    port: int,
+    sqlite_stack: tuple[int, int] = (4, 2),
+    pg_stack: tuple[int | None, int | None] = (None, None),
+) -> Backend:
     """The environment and the gunicorn command of a backend, its files under `folder`;
-    `sqlite_stack` is the venue laptop's gunicorn (processes, threads each)."""
+    `sqlite_stack` is the venue laptop's gunicorn (processes, threads each), `pg_stack` the
+    hosted one's (default: site_load's, 2 × cores + 1 processes of 4 threads)."""
     stack = argparse.Namespace(database=PG_DATABASE, redis=REDIS, cache=REDIS)
     env = server_env(stack, str(folder / "static"))
     env["DJANGO_SETTINGS_MODULE"] = SETTINGS
@@ -54,7 +61,8 @@ def backend(name: str, folder: Path, port: int, sqlite_stack: tuple[int, int] = 
     # As site_load: a deep backlog and a long keep-alive, so that a burst queues, not fails.
     gunicorn += ["--backlog", "2048", "--timeout", "120", "--keep-alive", "30"]
     if name == "pg":
-        workers, threads = 2 * (os.cpu_count() or 1) + 1, 4
+        workers = pg_stack[0] or 2 * (os.cpu_count() or 1) + 1
+        threads = pg_stack[1] or 4
         server = {"database": "PostgreSQL (loopback)", "cache": "Redis (loopback), db 12"}
     else:
         workers, threads = sqlite_stack

@@ -69,7 +69,8 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench358-rush-"))
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    stack = backend(name, folder, port, (args.sqlite_workers, args.sqlite_threads))
+    sqlite_stack = (args.sqlite_workers, args.sqlite_threads)
+    stack = backend(name, folder, port, sqlite_stack, (args.pg_workers, args.pg_threads))
     print(f"\n== {name}: load average {load_average()}; files in {folder}", flush=True)
     stack.prepare()
     processes = Processes(folder)
