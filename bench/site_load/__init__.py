@@ -38,6 +38,20 @@ current results) and checks, through the ORM: every game holds exactly the deals
 sent, once each, numbered 1..n, with one "deal recorded" change each, and is confirmed; the
 stored standings equal a fresh build (`bridge.standings_inputs` + `standings.build_standings`).
 
+CPU (issue 17: the confirmation rush may use at most half the machine, 100 % of its 200 %):
+besides each process's CPU seconds over the run (`cpu_seconds`), a thread of this process
+(bench/site_load/cpu.py) reads /proc every --cpu-every seconds (2) through the load and the
+worker's catch-up: utime + stime of gunicorn (the master and its workers), the Celery worker
+(and its children), PostgreSQL (every `postgres` process: the whole server, which other work
+on this machine may share, not only this run's database), Redis (every `redis-server`, shared
+likewise) and this process (the load generator), and the machine's busy share from /proc/stat.
+Each sample gives every group in % of one core; the stack is gunicorn + worker + PostgreSQL +
+Redis. The confirmation rush is the window from the first keeper opening their link (after
+their game's last deal) to the last confirm form answered, or to the moment the worker's
+standings were current if later. For it and for the whole load the JSON's `cpu` section gives
+the mean and peak of each group and of the stack, and the stack's share of the machine
+(100 % = every core) against the 50 % target; the samples are there too.
+
 Prints a table per run and writes them all to bench/results/site_load.json (or --out;
 site_load-quick.json with --quick), with a timeline (requests a second and p95 per 15 s).
 Every process it starts is stopped when it ends, whatever happens; the database is dropped

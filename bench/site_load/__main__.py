@@ -49,10 +49,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help='the Django cache the site shares (DJANGO_CACHE_URL, flushed); "" for local memory',
     )
     parser.add_argument("--catchup-timeout", type=float, default=600.0)
+    parser.add_argument(
+        "--cpu-every",
+        type=float,
+        default=2.0,
+        help="seconds between the /proc CPU samples of the stack (default 2)",
+    )
     parser.add_argument("--seed", type=int, default=358)
     parser.add_argument("--keep-db", action="store_true", help="leave the database afterwards")
     parser.add_argument("--out", help="where to write the JSON (default bench/results/...)")
     args = parser.parse_args(argv)
+    if args.cpu_every <= 0:
+        parser.error("--cpu-every must be more than 0")
     if args.quick:
         args.tables, args.phones, args.duration = 30, 90, 30.0
     return args

@@ -26,6 +26,11 @@ class Run:
     stats: Stats
     stop: asyncio.Event
     last_confirmed: float = 0.0
+    started: float = 0.0  # time.monotonic() when the load began
+    # The confirmation rush (cpu.py): when the first keeper opened their link, and when the
+    # last confirm form was answered (whatever the answer).
+    first_confirming: float | None = None
+    last_confirm_answered: float | None = None
     lag: list[float] = field(default_factory=list)
     lag_at: list[float] = field(default_factory=list)  # when each lag was measured
     tls: object = None  # one TLS context for every keeper's client (see keeper)
@@ -98,6 +103,8 @@ async def enter_game(run: Run, client, table: TableInfo, rng: random.Random) -> 
 async def confirm(run: Run, phone, table: TableInfo, rng: random.Random) -> None:
     """The confirmation as a phone does it: keeper's link, table page, confirm form."""
     stats = run.stats
+    if run.first_confirming is None:
+        run.first_confirming = time.monotonic()
     link = f"/games/{table.game_id}/keep/{table.secret}/"
     response = await stats.request(phone, KEEP, "GET", link)
     if response is None or response.status_code != 302:
@@ -111,6 +118,7 @@ async def confirm(run: Run, phone, table: TableInfo, rng: random.Random) -> None
     response = await stats.request(
         phone, CONFIRM, "POST", f"/games/{table.game_id}/confirm/", data=data
     )
+    run.last_confirm_answered = time.monotonic()
     if response is not None and response.status_code == 302:
         table.confirmed = True
         run.last_confirmed = time.monotonic()
@@ -170,7 +178,7 @@ async def drive(run: Run) -> float:
     rng = random.Random(run.args.seed)
     host, port = run.base_url.removeprefix("http://").split(":")
     connections = []
-    started = time.monotonic()
+    started = run.started = time.monotonic()
     watchers = []
     for phone in range(run.args.phones):
         table = run.tables[phone % len(run.tables)]

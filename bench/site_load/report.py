@@ -7,6 +7,8 @@ import os
 import platform
 from pathlib import Path
 
+from .cpu import STACK, TARGET_SHARE_PCT
+
 
 def machine() -> dict:
     cpu = next(
@@ -71,6 +73,8 @@ def print_report(args: argparse.Namespace, report: dict) -> None:
     )
     print(f"worker: {report['worker']}")
     print(f"CPU seconds: {report['cpu_seconds']}; loop lag {report['event_loop_lag_ms']} ms")
+    for line in cpu_lines(report["cpu"]):
+        print(line)
     names = [key for key in (report["timeline"] or [{}])[0] if key.startswith("p95_ms")]
     print(
         "timeline: from s, requests/s, p95 ms of "
@@ -87,3 +91,36 @@ def print_report(args: argparse.Namespace, report: dict) -> None:
         print(f"target {name}: {target}")
     for note in report["notes"]:
         print(f"note: {note}")
+
+
+def cpu_lines(cpu: dict) -> list[str]:
+    """The sampler's figures (cpu.py) for the whole load and the confirmation rush: the stack
+    as a share of the machine (issue 17's target), each group in % of one core."""
+    lines = []
+    for name, title in (("load", "whole load"), ("rush", "confirmation rush")):
+        window = cpu.get(name)
+        if window is None:
+            lines.append(f"{title}: not sampled")
+            continue
+        share, mean, peak = (
+            window["stack_pct_of_machine"],
+            window["mean_pct_of_core"],
+            window["peak_pct_of_core"],
+        )
+        target = f" (target <= {TARGET_SHARE_PCT:g} %)" if name == "rush" else ""
+        lines.append(
+            f"{title} ({window['from_s']}-{window['to_s']} s, {window['samples']} samples of"
+            f" {cpu['every_s']} s): stack mean {share['mean']} % / peak {share['peak']} % of"
+            f" the machine{target}; machine busy mean"
+            f" {window['machine_pct_of_machine']['mean']} % / peak"
+            f" {window['machine_pct_of_machine']['peak']} %"
+        )
+        lines.append(
+            f"  % of one core (the machine is {100 * cpu['cores']} %; postgres, redis: the whole"
+            " servers), mean / peak: "
+            + ", ".join(
+                f"{group} {mean[group]} / {peak[group]}"
+                for group in (*STACK, "stack", "generator", "others")
+            )
+        )
+    return lines

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from .clients import Run, drive
+from .cpu import Sampler, stack_groups
 from .event import check, make_event, wait_for_worker
 from .measure import (
     API_STANDINGS,
@@ -42,6 +43,18 @@ from .stack import (
     server_env,
     wait_until_serving,
 )
+
+
+def rush_window(run: Run, worker: dict, since: float) -> tuple[float, float] | None:
+    """The confirmation rush, in time.monotonic(): from the first keeper opening their link
+    (after their game's last deal) to the last confirm form answered, or on to the moment the
+    worker's standings were current when that came later (None if it never did)."""
+    if run.first_confirming is None or run.last_confirm_answered is None:
+        return None
+    end = run.last_confirm_answered
+    if worker["standings_current_after_s"] is not None:
+        end = max(end, since + worker["standings_current_after_s"])
+    return run.first_confirming, end
 
 
 def run_once(args: argparse.Namespace) -> dict:
@@ -104,12 +117,27 @@ def run_once(args: argparse.Namespace) -> dict:
         run = Run(args, event.slug, tables, base_url, stats, asyncio.Event())
         run.tls = ssl.create_default_context()
         cpu_before = resource.getrusage(resource.RUSAGE_SELF)
-        seconds = asyncio.run(drive(run))
-        cpu_after = resource.getrusage(resource.RUSAGE_SELF)
-        after_load = load_average()
-        processes.check()
-        print(f"load done in {seconds:.1f} s; waiting for the worker", flush=True)
-        worker = wait_for_worker(event, args, run.last_confirmed or time.monotonic())
+        # Sampled through the load and the worker's catch-up after it (the rush's end).
+        sampler = Sampler(
+            stack_groups(
+                processes.running["gunicorn"].pid, processes.running["worker"].pid, os.getpid()
+            ),
+            every=args.cpu_every,
+        )
+        sampler.start()
+        try:
+            seconds = asyncio.run(drive(run))
+            cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+            after_load = load_average()
+            processes.check()
+            print(f"load done in {seconds:.1f} s; waiting for the worker", flush=True)
+            since = run.last_confirmed or time.monotonic()
+            worker = wait_for_worker(event, args, since)
+        finally:
+            sampler.stop()
+        sampled = sampler.report(
+            {"load": (run.started, run.started + seconds), "rush": rush_window(run, worker, since)}
+        )
         builds = list(event.standings.values_list("build_seconds", flat=True))
         worker["builds"] = len(builds)
         worker["build_ms_max"] = round(max(builds) * 1000, 1) if builds else None
@@ -156,6 +184,7 @@ def run_once(args: argparse.Namespace) -> dict:
         "checks": checks,
         "worker": worker,
         "cpu_seconds": cpu,
+        "cpu": sampled,
         "event_loop_lag_ms": {
             "p50": round(percentile(lag, 50) * 1000, 1),
             "p99": round(percentile(lag, 99) * 1000, 1),

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from .cpu import parse_stat
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 PG = "postgres://postgres@127.0.0.1:5432"
 
@@ -118,10 +120,9 @@ class Processes:
             seconds = 0.0
             for pid in set(tree(process.pid)):
                 try:
-                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    seconds += parse_stat(Path(f"/proc/{pid}/stat").read_text()).ticks / tick
                 except OSError:
                     continue
-                seconds += (int(fields[11]) + int(fields[12])) / tick
             totals[name] = round(seconds, 1)
         return totals
 
@@ -159,10 +160,9 @@ def postgres_cpu_seconds(database: str) -> float:
     tick, seconds = os.sysconf("SC_CLK_TCK"), 0.0
     for pid in pids:
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            seconds += parse_stat(Path(f"/proc/{pid}/stat").read_text()).ticks / tick
         except OSError:
             continue
-        seconds += (int(fields[11]) + int(fields[12])) / tick
     return round(seconds, 1)
 
 
