@@ -1,4 +1,5 @@
-"""Listening to the scoring app: a table's confirmed (or reopened) result moves standings.
+"""Listening to the scoring app: a table's confirmed (or reopened) result moves standings;
+and to a player's rename, which the shared copies of the public pages must forget.
 
 Scoring sends its signals inside the transaction that changes the result, so the event's
 results_version goes up with the result (or not at all), and the build is enqueued on commit.
@@ -6,12 +7,17 @@ The tasks are imported here so that the Celery app knows them by name in every p
 (tournaments.queue enqueues by name).
 """
 
+from django.db import transaction
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from scoring.signals import game_confirmed, game_place, game_reopened
 
-from . import tasks  # noqa: F401 - registers the tasks by name
-from .models import Table
+from . import (
+    round_page_render,
+    tasks,  # noqa: F401 - registers the tasks by name
+)
+from .models import Player, Table
 from .queue import enqueue_on_commit
 from .services import standings_changed
 
@@ -43,3 +49,13 @@ def place_of(sender, game, **kwargs):
         .first()
     )
     return None if found is None else {"event": found[0], "round": found[1], "table": found[2]}
+
+
+@receiver(post_save, sender=Player)
+def player_renamed(sender, instance: Player, created: bool, update_fields=None, **kwargs):
+    """A renamed player's name is in the shared copies of their events' seat maps and round
+    tables, whose keys a rename does not move: they are forgotten once the rename commits."""
+    if created or (update_fields is not None and "name" not in update_fields):
+        return
+    player_id = instance.pk
+    transaction.on_commit(lambda: round_page_render.forget_player(player_id))

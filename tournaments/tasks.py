@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db import DatabaseError
 from django.utils import timezone
 
-from . import services
+from . import round_page_render, services
 from .models import Club, Event, Round, Standings
 from .queue import enqueue_now
 from .services import ratings as rate
@@ -102,6 +102,15 @@ def build_standings(self, event_id: int) -> int | None:
         return services.standings_build(event_id=event_id).pk
     except Event.DoesNotExist:
         return None
+
+
+@shared_task
+def prerender_round(round_id: int) -> int:
+    """Write a round just published into the shared cache as its pages will look for it (its
+    tables in every language, the event's seat map: tournaments.round_page_render), before
+    the room's phones ask. Not retried, and a failure is only logged: the pages render on
+    demand anyway, and a late pre-render would be of no use. The number of entries written."""
+    return len(round_page_render.prerender_quietly(round_id))
 
 
 @shared_task(**RETRY)

@@ -148,6 +148,7 @@ def test_kept_pages_cost_fewer_queries(client, django_assert_num_queries):
 
 def test_another_language_is_another_copy(client, renders):
     event, round_, tables = evening()
+    cache.clear()  # rendered on demand, not as the publish wrote them (test_round_prerender)
     assert "Table 1" in round_page(client, event)
     client.cookies["django_language"] = "bg"
     assert "Маса 1" in round_page(client, event)
@@ -293,6 +294,7 @@ def test_a_renamed_player_shows_once_the_copy_expires(client, monkeypatch):
 
 def test_a_request_waits_for_anothers_render(client, renders, monkeypatch):
     event, round_, tables = evening()
+    cache.clear()  # not as the publish wrote them: on demand
     round_page(client, event)
     assert len(renders) == 1
     key = next(k for k in public_kept.round_pages.kept)
@@ -313,6 +315,7 @@ def test_a_request_waits_for_anothers_render(client, renders, monkeypatch):
 def test_a_request_renders_itself_when_the_other_render_never_comes(client, renders, monkeypatch):
     event, round_, tables = evening()
     monkeypatch.setattr(public_kept, "RENDER_WAIT_SECONDS", 0.05)
+    cache.clear()  # not as the publish wrote them: on demand
     round_page(client, event)
     key = next(k for k in public_kept.round_pages.kept)
     public_kept.round_pages.clear()

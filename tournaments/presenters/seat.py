@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils import translation
+
 from scoring.names import latin_key
 
 from .. import selectors, walkouts
@@ -106,23 +108,115 @@ class SeatMap:
         return player_id, name
 
 
-def seat_map(event: Event) -> SeatMap:
-    """The event's SeatMap, in three queries (the round, the names with the byes, the
-    round's tables)."""
+def _read(event: Event):
+    """The round, names, byes, the round's tables and who left a seat: three queries."""
     round_ = selectors.newest_published_round(event)
     if round_ is None:
         names, byes = selectors.player_names(event), frozenset()
     else:
         names, byes = selectors.player_names_and_byes(event, round_)
+    played = selectors.round_tables_played(round_) if round_ is not None else []
+    left = frozenset(move["left"] for table in played for move in table.substitutions)
+    return round_, names, byes, played, left
+
+
+def _sounding(names: dict[int, str]) -> dict[tuple[str, ...], dict[int, str]]:
     sounding: dict[tuple[str, ...], dict[int, str]] = {}
     for pid, name in names.items():
         sounding.setdefault(_sounds(name), {})[pid] = name
-    tables, left = {}, set()
-    for table in selectors.round_tables_played(round_) if round_ is not None else ():
+    return sounding
+
+
+def seat_map(event: Event) -> SeatMap:
+    """The event's SeatMap, in three queries (the round, the names with the byes, the
+    round's tables)."""
+    round_, names, byes, played, left = _read(event)
+    tables = {}
+    for table in played:
         line = table_line(table)
         tables.update((seat.player_id, line) for seat in line.seats)
-        left.update(move["left"] for move in table.substitutions)
-    return SeatMap(names, round_, tables, byes, frozenset(left), sounding)
+    return SeatMap(names, round_, tables, byes, left, _sounding(names))
+
+
+# --- the compact form, for the shared cache ---------------------------------------------------
+#
+# What a process needs to make the map without the three queries: plain values (a pickled
+# map of 333 TableLines of model-free dataclasses would be several times the size), the
+# words that depend on the language (a table's state, the seats' places) once per language
+# of the site, and the names' sounds (not worked out again by every process). The round is
+# kept as its model (the seat page reads its number and status).
+
+COMPACT_FORM = 1
+
+
+def seat_map_compact(event: Event, languages: list[str]) -> dict:
+    """The event's seat map in compact form (seat_map_from makes the SeatMap of a language
+    from it), read in the same three queries as seat_map."""
+    round_, names, byes, played, left = _read(event)
+    tables = []
+    for table in played:
+        words, line = {}, None
+        for code in languages:
+            with translation.override(code):
+                line = table_line(table)
+            words[code] = (line.state, tuple(seat.place for seat in line.seats))
+        if line is None:
+            break  # no language: no form to make
+        seats = tuple(
+            (s.player_id, None if s.name == names.get(s.player_id) else s.name, s.deals_first)
+            + (s.total, s.first)
+            for s in line.seats
+        )
+        dealer = line.seats.index(line.dealer)
+        tables.append((line.number, line.game_id, line.result, line.outcome, dealer, seats, words))
+    sounding = [(sound, list(ids)) for sound, ids in _sounding(names).items()]
+    return {
+        "form": COMPACT_FORM,
+        "round": round_,
+        "names": names,
+        "byes": sorted(byes),
+        "left": sorted(left),
+        "tables": tables,
+        "sounding": sounding,
+    }
+
+
+def seat_map_from(compact: dict, language: str) -> SeatMap | None:
+    """The SeatMap in `language` that seat_map would read, from seat_map_compact's form
+    (None if the form is another one or lacks the language: read the map afresh)."""
+    if compact.get("form") != COMPACT_FORM:
+        return None
+    names = compact["names"]
+    tables: dict[int, TableLine] = {}
+    for number, game_id, result, outcome, dealer, seats, words in compact["tables"]:
+        if language not in words:
+            return None
+        state, places = words[language]
+        lines = [
+            SeatLine(
+                seat=index + 1,
+                player_id=pid,
+                name=names[pid] if name is None else name,
+                deals_first=deals_first,
+                total=total,
+                place=places[index],
+                first=first,
+            )
+            for index, (pid, name, deals_first, total, first) in enumerate(seats)
+        ]
+        line = TableLine(number, game_id, lines, lines[dealer], state, result, outcome)
+        tables.update((seat.player_id, line) for seat in lines)
+    sounding = {
+        tuple(sound): {pid: names[pid] for pid in ids} for sound, ids in compact["sounding"]
+    }
+    return SeatMap(
+        names,
+        compact["round"],
+        tables,
+        frozenset(compact["byes"]),
+        frozenset(compact["left"]),
+        sounding,
+    )
 
 
 @dataclass(frozen=True)

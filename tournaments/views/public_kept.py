@@ -13,12 +13,19 @@ answers change only when the round does, and each request already reads what nam
   memory. The page around them (the CSRF token of the language form) is rendered each time.
 - The seat map (tournaments.presenters.seat.SeatMap) is kept in each process's memory under
   the event's results_version, read with the event on every request: a thousand players'
-  answers are one read of the round, not four queries and a scan of every name each.
+  answers are one read of the round, not four queries and a scan of every name each. A
+  process reads it from the shared cache (compact, one entry) or, missing there, in three
+  queries, and writes it there for the others.
+
+Publishing a round writes both into the shared cache before the first phone asks
+(tournaments.round_page_render, from a task queued on commit): then no process renders the
+tables or reads the map in the rush, and one that finds neither does as described above.
 
 The players' names come live from their rows: a renamed player shows once the kept copy is
-KEPT_SECONDS old (as the standings fragment's names do). Nothing else waits: a new version
-is a new key. (There is no "unpublish": a published round is never deleted or made a draft
-again; a draft's swaps are not public, and publishing moves the version.)
+KEPT_SECONDS old (as the standings fragment's names do; a rename forgets the shared copies).
+Nothing else waits: a new version is a new key. (There is no "unpublish": a published round
+is never deleted or made a draft again; a draft's swaps are not public, and publishing moves
+the version.)
 """
 
 from __future__ import annotations
@@ -30,49 +37,30 @@ import time
 from django.core.cache import cache
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
-from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from config.release import RELEASE
 
-from .. import selectors
 from ..models import Event, Round
-from ..presenters.seat import SeatMap, seat_map
-from ..presenters.tables import table_line
-from ..web.public import PAGES
+from ..presenters.seat import SeatMap
+from ..round_page_render import (  # noqa: F401 - the versions are also read from here
+    KEPT_SECONDS,
+    event_version,
+    render_tables,
+    round_version,
+    shared_seat_map,
+    tables_key,
+)
 
-#: How long a kept copy serves before it is read again (renamed players show after this).
-KEPT_SECONDS = 30
 #: How long a request waits for another's render of the same round page before its own.
 RENDER_WAIT_SECONDS = 5.0
 RENDER_POLL_SECONDS = 0.02
 
 
-def event_version(event: Event) -> tuple:
-    """Which event, as it stands: its id and creation time (ids come round again in a fresh
-    database), and its results_version."""
-    return (event.pk, event.created_at.timestamp(), event.results_version)
-
-
-def round_version(event: Event, round_: Round) -> tuple:
-    """What the round page's tables show depends on, and nothing else does."""
-    published = round_.published_at.timestamp() if round_.published_at else None
-    return (*event_version(event), round_.pk, published, round_.status, round_.games_version)
-
-
-def _tables_key(event: Event, round_: Round) -> str:
-    parts = (*round_version(event, round_), get_language() or "", RELEASE)
-    return "round-tables:" + ":".join(str(part) for part in parts)
-
-
 def _render_tables(request, event: Event, round_: Round) -> str:
-    context = {
-        "event": event,
-        "tables": [table_line(table) for table in selectors.round_tables_played(round_)],
-        "byes": selectors.round_byes(round_),
-    }
-    return render_to_string(PAGES + "round.html#tables", context, request)
+    """A render on demand (none was pre-rendered, or it has expired)."""
+    return render_tables(event, round_)
 
 
 def _shared_tables_html(request, event: Event, round_: Round, key: str) -> str:
@@ -146,14 +134,15 @@ CSRF_MARK = "kept-csrf-" + secrets.token_hex(16)
 
 def round_tables_html(request, event: Event, round_: Round) -> str:
     """The round page's tables and byes, rendered once per version and language."""
-    key = _tables_key(event, round_)
+    key = tables_key(event, round_)
     html = round_pages.get(key, lambda: _shared_tables_html(request, event, round_, key))
     return mark_safe(html)  # noqa: S308 - our own render, kept
 
 
 def event_seat_map(event: Event) -> SeatMap:
     """The event's seat map as it stands (its version read with the event)."""
-    return seat_maps.get((*event_version(event), get_language() or ""), lambda: seat_map(event))
+    key = (*event_version(event), get_language() or "")
+    return seat_maps.get(key, lambda: shared_seat_map(event))
 
 
 def kept_page(request, version: tuple, render_page, *, queried: bool = True) -> HttpResponse:
