@@ -13,14 +13,18 @@ beside a floor in the same run.
 
 For each backend, in one go: a fresh database (PostgreSQL: `bench358_rush` of its own,
 dropped after; SQLite: a file in a temporary folder), `migrate`, `collectstatic`, and an event
-of 999 players with round 1 paired and published through tournaments.services (in a
-subprocess, bench/publish_rush/seed.py, so that each backend gets its own Django settings).
-Then gunicorn with production settings under DJANGO_SETTINGS_MODULE=bench.floor.settings:
-on PostgreSQL as bench/site_load runs it (5 gthread workers x 4 threads unless
---pg-workers/--pg-threads say otherwise, the cache on Redis, db 12 here, flushed); on
-SQLite as bin/serve runs the venue laptop (its workers and threads
-unless --sqlite-workers/--sqlite-threads say otherwise, a file cache, the folder broker, the
-access log). Two phases, the same phones and timing:
+of 999 players with round 1 paired as a draft through tournaments.services (in a subprocess,
+bench/publish_rush/seed.py, so that each backend gets its own Django settings). Then
+gunicorn with production settings under DJANGO_SETTINGS_MODULE=bench.floor.settings: on
+PostgreSQL as bench/site_load runs it (5 gthread workers x 4 threads unless
+--pg-workers/--pg-threads say otherwise, the cache on Redis, db 12 here, flushed); on SQLite
+as bin/serve runs the venue laptop (its workers and threads unless
+--sqlite-workers/--sqlite-threads say otherwise, a file cache, the folder broker, the access
+log). Every gunicorn process serves a few pages of the event (the seat page among
+them, which reads the event's seat map as it stands), then round 1 is published through the
+services in another subprocess, its on-commit task (the round's pages written into the
+shared cache) run there as the worker would, and timed (`published_s`). Then two phases, the
+same phones and timing:
 
 - floor: each visit reads `GET /bench-floor/read/<game_id>/` twice (a bare view, one indexed
   read: what any page costs on this stack);

@@ -24,12 +24,12 @@ from .load import FLOOR, ROUND, SEAT_LINK, SEAT_ME, SEAT_NAME, SITE, Rush, run_p
 TARGET_P95_MS = 150.0
 
 
-def seed_event(env: dict[str, str], players: int, seed: int) -> dict:
-    """The event, through tournaments.services, in a process with this backend's settings;
-    its own Celery tasks (pairing, the first standings) run eagerly there."""
+def seed(env: dict[str, str], *flags: str) -> dict:
+    """bench.publish_rush.seed's answer: the event made (round 1 a draft), or its round 1
+    published, through tournaments.services in a process with this backend's settings; its
+    Celery tasks (pairing, the first standings, the publish's pre-render) run eagerly there."""
     done = subprocess.run(
-        [sys.executable, "-m", "bench.publish_rush.seed", "--players", str(players)]
-        + ["--seed", str(seed)],
+        [sys.executable, "-m", "bench.publish_rush.seed", *flags],
         cwd=ROOT,
         env={**env, "CELERY_TASK_ALWAYS_EAGER": "1"},
         check=True,
@@ -38,14 +38,11 @@ def seed_event(env: dict[str, str], players: int, seed: int) -> dict:
     return json.loads(done.stdout)
 
 
-def warm_up(base_url: str, event: dict) -> None:
+def warm_up(base_url: str, urls: list[str]) -> None:
     """Every gunicorn process has served a few pages (its URLs and templates loaded) before
-    the rush, as a site does that has been up all evening; nothing of round 1 is asked."""
+    the rush, as a site does that has been up all evening."""
     import httpx
 
-    slug = event["slug"]
-    urls = ["/healthz", f"/events/{slug}/", f"/events/{slug}/seat/", f"/events/{slug}/standings/"]
-    urls.append(f"/bench-floor/read/{event['players'][0]['game_id']}/")
     with httpx.Client(base_url=base_url, timeout=60) as client:
         for _ in range(12):
             for url in urls:
@@ -79,15 +76,20 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
         manage(stack.env, "migrate")
         manage(stack.env, "collectstatic")
         made = time.monotonic()
-        event = seed_event(stack.env, args.players, args.seed)
-        print(
-            f"event {event['slug']}: {len(event['players'])} players, round 1 published"
-            f" in {time.monotonic() - made:.1f} s",
-            flush=True,
-        )
+        event = seed(stack.env, "--players", str(args.players), "--seed", str(args.seed))
+        print(f"event {event['slug']}: round 1 paired in {time.monotonic() - made:.1f} s")
         processes.start("gunicorn", stack.gunicorn, stack.env)
         wait_until_serving(base_url, processes)
-        warm_up(base_url, event)
+        slug = event["slug"]
+        # Before the publish, as the room waits for it: the seat page reads the event's map
+        # as it stands, which the publish then moves (the rush starts cold, as one does).
+        pages = ["/healthz", f"/events/{slug}/", f"/events/{slug}/seat/"]
+        warm_up(base_url, [*pages, f"/events/{slug}/standings/"])
+        made = time.monotonic()
+        event.update(seed(stack.env, "--publish", str(event["event_id"])))
+        published_s = round(time.monotonic() - made, 2)
+        print(f"{len(event['players'])} players, round 1 published in {published_s} s", flush=True)
+        warm_up(base_url, [f"/bench-floor/read/{event['players'][0]['game_id']}/"])
 
         stats = Stats()
         stats.declare(FLOOR, 204)
@@ -153,6 +155,7 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
     report = {
         "server": stack.server,
         "players": len(event["players"]),
+        "published_s": published_s,
         "phases": phases,
         "endpoints": endpoints,
         "where_do_i_sit": seat,

@@ -1,7 +1,13 @@
 """The event of a publish rush, made in a process of its own (each backend has its own
-settings, and Django is set up once a process): prints what the phones need as JSON.
+settings, and Django is set up once a process), in two steps as an organiser's evening has
+them: the round paired as a draft before the site warms up, then published while it runs.
 
-    DATABASE_URL=... python -m bench.publish_rush.seed --players 999
+    DATABASE_URL=... python -m bench.publish_rush.seed --players 999      # prints the event
+    DATABASE_URL=... python -m bench.publish_rush.seed --publish <event>  # prints its seats
+
+Both print JSON. The publish runs its own task on commit (the round's pages written into
+the shared cache, tournaments.round_page_render) eagerly here, where the site's worker
+would run it: the phones' first asks come a few seconds after an organiser's publish.
 """
 
 from __future__ import annotations
@@ -13,26 +19,32 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.publish_rush.seed")
-    parser.add_argument("--players", type=int, required=True, help="a multiple of 3")
+    parser.add_argument("--players", type=int, help="a multiple of 3: make the event")
+    parser.add_argument("--publish", type=int, help="an event's id: publish its round 1")
     parser.add_argument("--seed", type=int, default=358)
     args = parser.parse_args(argv)
+    if (args.players is None) == (args.publish is None):
+        parser.error("give --players or --publish")
 
     import django
 
     django.setup()
-    from bench.site_load.event import make_event
-    from tournaments.models import Round
+    from bench.site_load.event import make_event, publish_first_round
+    from tournaments.models import Event, Round
 
-    event, tables = make_event(args.players // 3, 9, args.seed)
+    if args.players is not None:
+        event, _ = make_event(args.players // 3, 9, args.seed, publish=False)
+        json.dump({"slug": event.slug, "event_id": event.pk, "round": 1}, sys.stdout)
+        return 0
+    event = Event.objects.get(pk=args.publish)
+    publish_first_round(event)
     round_ = Round.objects.get(event=event, number=1)
     players = [
         {"id": player.pk, "name": player.name, "game_id": table.game_id, "table": table.number}
         for table in round_.tables.select_related("seat_0", "seat_1", "seat_2")
         for player in table.seats
     ]
-    json.dump(
-        {"slug": event.slug, "event_id": event.pk, "round": 1, "players": players}, sys.stdout
-    )
+    json.dump({"players": players}, sys.stdout)
     return 0
 
 

@@ -22,9 +22,10 @@ class TableInfo:
     confirmed: bool = False
 
 
-def make_event(tables: int, hands: int, seed: int):
+def make_event(tables: int, hands: int, seed: int, *, publish: bool = True):
     """An event of 3 × `tables` players with one published round (paired in this process:
-    the setup is not what is measured)."""
+    the setup is not what is measured); with `publish` false, the round is left a draft and
+    no table is returned (`publish_first_round` publishes it)."""
     from tournaments import services
     from tournaments.models import Round
 
@@ -45,8 +46,19 @@ def make_event(tables: int, hands: int, seed: int):
     round_ = Round.objects.get(pk=round_.pk)
     if round_.status != Round.Status.DRAFT:
         raise RuntimeError(f"the round was not paired: {round_.status} {round_.build_error}")
+    if not publish:
+        return event, []
+    return event, publish_first_round(event)
+
+
+def publish_first_round(event) -> list[TableInfo]:
+    """Publish the event's round 1, a draft, through the services; its tables as played."""
+    from tournaments import services
+    from tournaments.models import Round
+
+    round_ = Round.objects.get(event=event, number=1)
     services.round_publish(round_=round_, actor="bench")
-    infos = [
+    return [
         TableInfo(
             number=table.number,
             game_id=table.game.pk,
@@ -58,7 +70,6 @@ def make_event(tables: int, hands: int, seed: int):
         )
         for table in round_.tables.select_related("game").order_by("number")
     ]
-    return event, infos
 
 
 def wait_for_worker(event, args, since: float) -> dict:
