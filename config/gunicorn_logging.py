@@ -3,15 +3,16 @@
 
 gunicorn writes its access log itself, before and outside Django's logging: the request line
 (``%(r)s``), the path (``%(U)s``), the referrer and any header a custom format names. Every
-atom is passed through config.logs.redact, and headers that are credentials as a whole
-(Authorization, Cookie, Set-Cookie) are replaced; then both logs' lines are redacted whole.
+atom the format reads is passed through config.logs.redact, and headers that are credentials
+as a whole (Authorization, Cookie, Set-Cookie) are replaced; then both logs' lines are
+redacted whole.
 """
 
 from __future__ import annotations
 
 import logging
 
-from gunicorn.glogging import Logger
+from gunicorn.glogging import Logger, SafeAtoms
 
 from config.logs import REDACTED, SECRET_HEADERS, RedactingFormatter, redact
 
@@ -26,7 +27,21 @@ def _header(key: str) -> str | None:
     return None
 
 
+class RedactedAtoms(SafeAtoms):
+    """The access log's atoms, each redacted as the line's format reads it: gunicorn makes an
+    atom of every header and environ variable of every request, and the format reads a
+    handful (redacting them all was a tenth of a request's CPU, docs/performance.md)."""
+
+    def __getitem__(self, key):
+        value = super().__getitem__(key)
+        if value != "-" and _header(key) in SECRET_HEADERS:
+            return REDACTED
+        return redact(value) if isinstance(value, str) else value
+
+
 class RedactingLogger(Logger):
+    atoms_wrapper_class = RedactedAtoms
+
     def setup(self, cfg):
         super().setup(cfg)
         for log in (self.error_log, self.access_log):
@@ -34,12 +49,3 @@ class RedactingLogger(Logger):
                 if not isinstance(handler.formatter, RedactingFormatter):
                     inner = handler.formatter or logging.Formatter()
                     handler.setFormatter(RedactingFormatter(inner))
-
-    def atoms(self, resp, req, environ, request_time):
-        atoms = super().atoms(resp, req, environ, request_time)
-        for key, value in atoms.items():
-            if _header(key) in SECRET_HEADERS:
-                atoms[key] = REDACTED
-            elif isinstance(value, str):
-                atoms[key] = redact(value)
-        return atoms
