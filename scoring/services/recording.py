@@ -3,6 +3,10 @@
 Each write locks the game row, asks the engine to replay the stored deals plus the change,
 and writes only if the engine accepts. A unique constraint on live deal numbers backs the
 lock up, so the same deal is never stored twice on any database, whatever arrives at once.
+
+The live deals are read as plain values (selectors.live_deals), not as models: a deal is the
+busiest write of an evening, and what the engine needs is the stored values, not DealEntry
+objects (docs/performance.md, cost per request). A row that changes is written by its id.
 """
 
 from __future__ import annotations
@@ -14,16 +18,21 @@ import engine
 
 from ..errors import Conflict, InvalidInput
 from ..models import DealEntry, Game, GameChange
-from ..selectors import engine_game, game_record, live_entries
+from ..selectors import LiveDeal, engine_game, game_record, live_deals
 from .base import Recorded, locked, log, replay, replay_decides, store
 
 
-def _same_deal(entry: DealEntry, calls, tricks, last_tricks) -> bool:
+def _same_deal(entry: LiveDeal, calls, tricks, last_tricks) -> bool:
     return (entry.calls, entry.tricks, entry.last_tricks or None) == (
         calls,
         tricks,
         last_tricks or None,
     )
+
+
+def _set_aside(deal: LiveDeal, actor: str) -> None:
+    """Mark a live deal undone now, by `actor`: its row stays, for the history."""
+    DealEntry.objects.filter(pk=deal.pk).update(undone_at=timezone.now(), undone_by=actor)
 
 
 def _deal_number(number: object, code: str) -> None:
@@ -60,7 +69,7 @@ def deal_record(
 @transaction.atomic
 def _deal_record(game_id, number, calls, tricks, last_tricks, actor) -> Recorded:
     game = locked(game_id)
-    entries = live_entries(game)
+    entries = live_deals(game.pk)
     if number <= len(entries):
         if _same_deal(entries[number - 1], calls, tricks, last_tricks):
             return Recorded(game, engine.replay(game_record(game, entries)), created=False)
@@ -93,7 +102,7 @@ def deal_undo(
     With `version` (the game's version when the confirmation was shown), a game that has
     changed since is refused: a stale confirmation never undoes the deal before."""
     game = locked(game_id)
-    entries = live_entries(game)
+    entries = live_deals(game.pk)
     if version is not None and version != game.version:
         raise Conflict("undo_stale")
     if game.confirmed:
@@ -102,9 +111,7 @@ def deal_undo(
     if not entries or number != len(entries):
         raise Conflict("undo_not_last", n=len(entries))
     entry = entries[-1]
-    entry.undone_at = timezone.now()
-    entry.undone_by = actor
-    entry.save(update_fields=["undone_at", "undone_by"])
+    _set_aside(entry, actor)
     state = engine.replay(game_record(game, entries[:-1]))
     store(game, state)
     log(game, GameChange.Action.DEAL_UNDONE, actor, number, entry.as_record(), reason)
@@ -117,7 +124,7 @@ def last_tricks_add(
 ) -> Recorded:
     """Give the winners of the last tricks of the last hand, for a tie-break."""
     game = locked(game_id)
-    entries = live_entries(game)
+    entries = live_deals(game.pk)
     if game.confirmed:
         raise Conflict("confirmed")
     replay_decides(game)
@@ -127,9 +134,8 @@ def last_tricks_add(
         raise InvalidInput("last_tricks_not_list")
     entry = entries[-1]
     before = entry.last_tricks
-    entry.last_tricks = last_tricks
-    state = replay(game_record(game, entries))
-    entry.save(update_fields=["last_tricks"])
+    state = replay(game_record(game, [*entries[:-1], entry._replace(last_tricks=last_tricks)]))
+    DealEntry.objects.filter(pk=entry.pk).update(last_tricks=last_tricks)
     store(game, state)
     log(
         game, GameChange.Action.LAST_TRICKS, actor, number, {"before": before, "after": last_tricks}
@@ -166,7 +172,7 @@ def _deal_correct(game_id, number, calls, tricks, last_tricks, actor) -> Recorde
         raise Conflict("correct_confirmed")
     if game.void:
         raise Conflict("void")
-    entries = live_entries(game)
+    entries = live_deals(game.pk)
     if number > len(entries):
         raise Conflict("deal_not_recorded", n=number, count=len(entries))
     old = entries[number - 1]
@@ -182,9 +188,7 @@ def _deal_correct(game_id, number, calls, tricks, last_tricks, actor) -> Recorde
         entered_by=actor,
     )
     state = replay(game_record(game, [*entries[: number - 1], new, *entries[number:]]))
-    old.undone_at = timezone.now()
-    old.undone_by = actor
-    old.save(update_fields=["undone_at", "undone_by"])  # first: one live row per number
+    _set_aside(old, actor)  # first: one live row per number
     new.save()
     store(game, state)
     data = {"before": old.as_record(), "after": new.as_record()}

@@ -9,7 +9,7 @@ import engine
 
 from ..errors import Conflict, InvalidInput
 from ..models import Game, GameChange, Quorum
-from ..selectors import game_record, live_entries
+from ..selectors import game_record, live_deals
 from ..signals import game_reopened
 from .base import clean_players, locked, log, reason_given, still_open
 from .verdicts import confirmers, keeper_agree, lock
@@ -66,7 +66,7 @@ def seat_substitute(*, game_id: int, seat: object, name: object, actor: str, rea
     # The table's names with the new one, checked as a new game's are (no two the same).
     players = clean_players([name if i == seat else old for i, old in enumerate(game.players)])
     before, new_name = game.players[seat], players[seat]
-    from_deal = len(live_entries(game)) + 1
+    from_deal = len(live_deals(game.pk)) + 1
     game.players = players
     game.version += 1
     game.save()
@@ -101,7 +101,7 @@ def game_end_early(*, game_id: int, actor: str, reason: str) -> Game:
     reason = reason_given(reason)
     game = locked(game_id)
     still_open(game)
-    entries = live_entries(game)
+    entries = live_deals(game.pk)
     state = engine.replay(game_record(game, entries))
     if state.finished:
         if state.placings is None:
