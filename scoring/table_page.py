@@ -25,7 +25,7 @@ from .presenters.confirmations import board as confirmations_board
 from .presenters.corrections import ClashView, corrections
 from .presenters.place import place_line, place_of
 from .presenters.table import TableView, table_view
-from .tables import sheet_table
+from .tables import sheet_html
 
 TABLE = "scoring/table.html"
 
@@ -67,7 +67,8 @@ def render_table(
     partial: bool | None = None,
     clash: ClashView | None = None,
 ) -> HttpResponse:
-    """The table page (or its `game` partial) from a fresh replay of the live deals."""
+    """The table page (or its `game` partial) from a fresh replay of the live deals; its score
+    sheet is rendered once per version and language (scoring.tables.sheet_html)."""
     entries = selectors.all_entries(game)  # one query: the live deals and any undone ones
     live = sorted((entry for entry in entries if entry.undone_at is None), key=_number)
     view = table_view(game, live, calls=calls, for_deal=for_deal)
@@ -110,7 +111,7 @@ def render_table(
         "game": game,
         "view": view,
         "keeper": keeper,
-        "sheet": sheet_table(view, correct=keeper and not view.confirmed),
+        "sheet_html": sheet_html(view, correct=keeper and not view.confirmed),
         "errors": errors,
         "page_errors": page_errors,
         "tricks_form": shown.get("tricks"),

@@ -3,16 +3,38 @@
 Built here as plain values, each cell's HTML made once, and laid out by one small template
 (scoring/sheet_table.html): the sheet is rendered for every new version of every game a phone
 watches, the busiest render of an evening, and a general table library's per-cell machinery
-cost more than the rest of the sheet partial (docs/performance.md, cost per request)."""
+cost more than the rest of the sheet partial (docs/performance.md, cost per request).
+
+The rendered table is kept per game version and language (``sheet_html``): one render a
+version serves the watchers' page and their poll, another (its number cells link to correct
+each deal) the keeper's page and partials however often they are asked. It is kept in each
+process's memory, not the shared cache: a write to the venue laptop's file cache costs
+~0.6 ms of CPU, more than the ~0.5 ms render it saves, and the watchers' poll keeps its whole
+partial in the shared cache already (scoring.watch)."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext
+
+from config.release import RELEASE
+
+TEMPLATE = "scoring/sheet_table.html"
+
+#: How many rendered sheets a process keeps, the latest used (a few KB each). Each key names
+#: the game's version (and save time), so a kept sheet never goes out of date; this only
+#: bounds the memory: a 100-table evening's current versions (watchers' and keeper's) fit.
+KEPT_SHEETS = 512
+
+_kept: OrderedDict[str, str] = OrderedDict()
+_kept_lock = threading.Lock()  # gunicorn's threads share a process's sheets
 
 
 @dataclass(frozen=True)
@@ -81,6 +103,48 @@ def _row(record: dict, correct_game: int | None) -> SheetRow:
         redeal=record["redeal"],
         cells=tuple(_cell(record[f"seat{seat}"]) for seat in range(3)),
     )
+
+
+def sheet_key(game) -> str:
+    """What the rendered sheet depends on: the game (its id, version and save time: every
+    deal, undo, correction, confirmation, void, substitution and reopening moves the version,
+    and the save time tells apart a restored database that repeats both), the language and the
+    code served."""
+    saved = game.updated_at.timestamp() if game.updated_at else ""
+    return f"sheet-table:{game.pk}:{game.version}:{saved}:{get_language() or ''}:{RELEASE}"
+
+
+def sheet_html(view, *, correct: bool = False) -> SafeString:
+    """The score sheet of a presenters.TableView as HTML, rendered once per version, language
+    and reader (in each process) and then kept. `correct`: the keeper's copy, each deal's
+    number a link to correct it."""
+    key = f"{sheet_key(view.game)}:{'keeper' if correct else 'watcher'}"
+    html = _kept_copy(key)
+    if html is None:
+        html = render_to_string(TEMPLATE, {"sheet": sheet_table(view, correct=correct)})
+        _keep(key, html)
+    return mark_safe(html)  # noqa: S308 (rendered by the autoescaping template)
+
+
+def _kept_copy(key: str) -> str | None:
+    with _kept_lock:
+        html = _kept.get(key)
+        if html is not None:
+            _kept.move_to_end(key)
+        return html
+
+
+def _keep(key: str, html: str) -> None:
+    with _kept_lock:
+        _kept[key] = html
+        while len(_kept) > KEPT_SHEETS:
+            _kept.popitem(last=False)
+
+
+def forget_sheets() -> None:
+    """Drop every sheet this process keeps (tests, and a benchmark's "nothing kept")."""
+    with _kept_lock:
+        _kept.clear()
 
 
 def sheet_table(view, *, correct: bool = False) -> Sheet:
