@@ -145,17 +145,30 @@ def event_seat_map(event: Event) -> SeatMap:
     return seat_maps.get(key, lambda: shared_seat_map(event))
 
 
-def kept_page(request, version: tuple, render_page, *, queried: bool = True) -> HttpResponse:
+def kept_page(
+    request,
+    version: tuple,
+    render_page,
+    *,
+    queried: bool = True,
+    address: str | None = None,
+    marks: dict[str, str] | None = None,
+) -> HttpResponse:
     """The page `render_page(extra_context)` answers, kept per `version`, address, language
     and release: rendered with CSRF_MARK for the token, which each answer replaces with this
     phone's own (as `{% csrf_token %}` would: the CSRF cookie is set or kept the same way).
     Only a 200 is kept; anything else is answered as rendered. What a page shows must depend
     on nothing but these: the pages kept here read no user, session or message. A page that
     takes no query (`queried` false) is kept for its bare address only: made-up queries on a
-    260 KB round page would otherwise fill the process's memory, one copy each."""
+    260 KB round page would otherwise fill the process's memory, one copy each. `address`
+    names the page instead of the request's path and query when several addresses show one
+    page but for a few strings, which the page is rendered with as marks and `marks` (mark:
+    its HTML for this request) puts in."""
     if not queried and request.META.get("QUERY_STRING"):
         return render_page({})
-    key = (*version, request.get_full_path(), get_language() or "", RELEASE)
+    if address is None:
+        address = request.get_full_path()
+    key = (*version, address, get_language() or "", RELEASE)
 
     def make() -> bytes | HttpResponse:
         response = render_page({"csrf_token": CSRF_MARK})
@@ -166,4 +179,6 @@ def kept_page(request, version: tuple, render_page, *, queried: bool = True) -> 
         pages.forget(key)
         return render_page({})
     # Bytes, as kept: a round page is 260 KB, and encoding it again is most of a hit's cost.
-    return HttpResponse(kept.replace(CSRF_MARK.encode(), get_token(request).encode()))
+    for mark, html in {CSRF_MARK: get_token(request), **(marks or {})}.items():
+        kept = kept.replace(mark.encode(), html.encode())
+    return HttpResponse(kept)

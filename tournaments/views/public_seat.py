@@ -3,9 +3,13 @@ phone that remembers whose seat it looks up ("This is me", a cookie)."""
 
 from __future__ import annotations
 
+import secrets
+from dataclasses import dataclass, replace
+
 from django.conf import settings
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -43,48 +47,91 @@ def _found(request, query: str, seats: SeatMap) -> tuple[tuple[int, str] | None,
     return (exact[0] if len(exact) == 1 else None), matches
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What a seat page answers: the name as typed and tidied, the player it names (if it
+    names one), the names to pick from, the phone's "This is me" player and the error."""
+
+    typed: str | None
+    query: str
+    seats: SeatMap
+    me: tuple[int, str] | None
+    found: tuple[int, str] | None
+    matches: list
+    error: str
+
+
+def _asked(request, event: Event) -> Asked:
+    typed = request.GET.get("name")
+    query = " ".join((typed or "").split())
+    seats = event_seat_map(event)
+    me = _remembered(request, event, seats)
+    error, matches, found = "", [], None
+    if typed is not None and not query:
+        error = _("Type your name, or a part of it.")
+    elif query:
+        found, matches = _found(request, query, seats)
+    elif me is not None:
+        found = me
+    return Asked(typed, query, seats, me, found, matches, error)
+
+
+#: Where the typed name and the page's own address (the language form's way back) go in a
+#: kept answer (below).
+NAME_MARK = "kept-name-" + secrets.token_hex(16)
+PATH_MARK = "kept-path-" + secrets.token_hex(16)
+
+
 @event_page
 def seat(request, event: Event):
     """Where do I sit? The page (_seat_page) as kept for this address and phone's "This is
-    me" while the event is unchanged (tournaments.views.public_kept)."""
+    me" while the event is unchanged (tournaments.views.public_kept). A search that finds its
+    player is kept per player, not per address: after a publish a thousand phones each type
+    their own name their own way, and all that differs between those pages is the text in
+    the search box and the address the language form comes back to, put in for each answer
+    (escaped as the template would)."""
     me = request.COOKIES.get(_me_cookie(event), "")
     version = ("seat", *event_version(event), me)
-    response = kept_page(request, version, lambda extra: _seat_page(request, event, extra))
+    asked = _asked(request, event)
+    if asked.query and asked.found is not None:
+        response = kept_page(
+            request,
+            version,
+            lambda extra: _seat_page(
+                request, event, replace(asked, query=NAME_MARK), extra | {"back_here": PATH_MARK}
+            ),
+            address=f"found:{asked.found[0]}",
+            marks={NAME_MARK: escape(asked.query), PATH_MARK: escape(request.get_full_path())},
+        )
+    else:
+        response = kept_page(
+            request, version, lambda extra: _seat_page(request, event, asked, extra)
+        )
     patch_cache_control(response, private=True)  # it depends on this phone's cookie
     return response
 
 
-def _seat_page(request, event: Event, extra: dict):
+def _seat_page(request, event: Event, asked: Asked, extra: dict):
     """Where do I sit? A GET form: type a name, pick your own among the names it may mean
     (in Latin or Cyrillic letters), read the answer. Only a whole name goes straight to the
     seat: a part of one ("Georgi") may be someone else's ("Maria Georgieva"). A phone that
     said "This is me" shows that player's seat first, without typing. Read from the event's
     kept seat map (tournaments.views.public_kept): one query, the event's, per request."""
-    typed = request.GET.get("name")
-    query = " ".join((typed or "").split())
-    seats = event_seat_map(event)
-    me = _remembered(request, event, seats)
-    error, matches, found, answer = "", [], None, None
-    if typed is not None and not query:
-        error = _("Type your name, or a part of it.")
-    elif query:
-        found, matches = _found(request, query, seats)
-        if found is not None:
-            answer = seats.answer(found[0])
-    elif me is not None:
-        found, answer = me, seats.answer(me[0])
+    seats, found, me = asked.seats, asked.found, asked.me
+    answer = None if found is None else seats.answer(found[0])
     context = {
         "event": event,
-        "query": query,
-        "error": error,
-        "matches": matches,
+        "query": asked.query,
+        "error": asked.error,
+        "matches": asked.matches,
         "player": found,
         "answer": answer,
-        "searched": bool(query),
+        "searched": bool(asked.query),
         "me": me,
         "me_answer": None if me is None else answer if found == me else seats.answer(me[0]),
     }
-    return render(request, PAGES + "seat.html", context | extra, status=400 if error else 200)
+    status = 400 if asked.error else 200
+    return render(request, PAGES + "seat.html", context | extra, status=status)
 
 
 @require_POST
