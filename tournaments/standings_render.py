@@ -2,9 +2,9 @@
 
 A thousand phones poll the standings (the page's fragment, the projector, the JSON API)
 every few seconds. Rendering 999 rows takes ~0.1 s, so each snapshot is written out once,
-when services.standings_build stores it (the `standings_stored` signal: services may not
-import the presenters this needs): the API's JSON body, and per language of the site the
-standings table and the projector's, kept on the snapshot row (`api_body`, `rendered`).
+when services.standings_build stores it, on the row it stores (the `standings_built` signal:
+services may not import the presenters this needs): the API's JSON body, and per language
+of the site the standings table and the projector's (`api_body`, `rendered`).
 A poll then reads one stored text and words only the few lines that change between two
 snapshots (what is counted, "built … ago", "being updated"): tournaments.presenters.standings.
 
@@ -32,7 +32,7 @@ from django.utils import translation
 from . import selectors
 from .models import Entry, Event, Standings
 from .presenters.standings import standings_label, table_context
-from .signals import standings_stored
+from .signals import standings_built
 
 STANDINGS_TABLE = "tournaments/public/standings.html#table"
 PROJECTOR_TABLE = "tournaments/public/projector.html#standings_table"
@@ -79,8 +79,9 @@ def _with_stale(body: str, stale: bool) -> str:
     return body.replace(_FRESH, _STALE, 1) if stale else body
 
 
-def write_out(snapshot: Standings) -> Standings:
-    """Write the snapshot out for the polls (every language) and store it on its row."""
+def written(snapshot: Standings) -> tuple[str, dict]:
+    """The snapshot written out for the polls: the API's body, and per language its tables
+    and the label of what it counts, with the `mark` that names this writing."""
     event = snapshot.event
     view = selectors.StandingsView(snapshot, False, *selectors.standings_people(event))
     body = _json(api_data(event, view))
@@ -92,14 +93,24 @@ def write_out(snapshot: Standings) -> Standings:
             rendered[code]["counted"] = standings_label(snapshot)
     text = body + json.dumps(rendered, sort_keys=True)
     rendered["mark"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return body, rendered
+
+
+def write_out(snapshot: Standings) -> Standings:
+    """Write a stored snapshot out again (a withdrawal, or one stored without it) and store
+    that on its row."""
+    body, rendered = written(snapshot)
     Standings.objects.filter(pk=snapshot.pk).update(api_body=body, rendered=rendered)
     snapshot.api_body, snapshot.rendered = body, rendered
     return snapshot
 
 
-@receiver(standings_stored)
-def _stored(sender, snapshot: Standings, **kwargs) -> None:
-    write_out(snapshot)
+@receiver(standings_built)
+def _built(sender, snapshot: Standings, **kwargs) -> None:
+    """A new snapshot is stored with its writing: were it written after it is stored, every
+    poll in that time (a thousand phones, ~0.3 s of rendering at 999 players) would find it
+    without and write it out itself."""
+    snapshot.api_body, snapshot.rendered = written(snapshot)
 
 
 @receiver(post_save, sender=Entry)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import time
 
 from django.db import transaction
+from django.utils import timezone
 
 from scoring import services as scoring
 from scoring.models import Game
 
 from .. import bridge, standings
 from ..models import Event, Standings, Table
-from ..signals import standings_stored
+from ..signals import standings_built
 from ._common import log_action
 
 
@@ -55,18 +56,25 @@ def standings_build(*, event_id: int) -> Standings:
     players, results, byes = bridge.standings_inputs(event)
     rows = standings.build_standings(players, results, byes, bridge.standings_config(event))
     seconds = time.perf_counter() - started
+    snapshot = Standings(
+        event=event,
+        built_at=timezone.now(),
+        rounds_complete=bridge.rounds_complete(event),
+        counted=bridge.open_round_counted(event),
+        results_version=version,
+        rows=[row.as_dict() for row in rows],
+        build_seconds=seconds,
+    )
+    # Written out for the polls before it is stored, outside the event's lock (below): a
+    # stored snapshot always has its writing, and confirmations never wait on a render.
+    standings_built.send(sender=Standings, snapshot=snapshot)
+    built_at = snapshot.built_at
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)  # one build stored at a time
         latest = event.standings.first()
         if latest is not None and latest.results_version == version:
             return latest
-        snapshot = Standings.objects.create(
-            event=event,
-            rounds_complete=bridge.rounds_complete(event),
-            counted=bridge.open_round_counted(event),
-            results_version=version,
-            rows=[row.as_dict() for row in rows],
-            build_seconds=seconds,
-        )
-    standings_stored.send(sender=Standings, snapshot=snapshot)  # written out for the polls
+        snapshot.save()  # auto_now_add stamps it anew: the time written out is kept
+        Standings.objects.filter(pk=snapshot.pk).update(built_at=built_at)
+        snapshot.built_at = built_at
     return snapshot
