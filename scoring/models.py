@@ -77,6 +77,17 @@ class Game(models.Model):
         return self.result == self.Result.FINISHED and self.placings is not None
 
 
+def deal_as_record(calls: list, tricks: list | None, last_tricks: list | None) -> dict:
+    """A stored deal's values as the engine's game record writes a deal (what was not given
+    is left out)."""
+    record = {"calls": calls}
+    if tricks is not None:
+        record["tricks"] = tricks
+    if last_tricks is not None:
+        record["last_tricks"] = last_tricks
+    return record
+
+
 class DealEntry(models.Model):
     """One deal as the score-keeper entered it. Undoing keeps the row, marked undone."""
 
@@ -106,12 +117,7 @@ class DealEntry(models.Model):
 
     def as_record(self) -> dict:
         """This deal as the engine's game record writes it."""
-        record = {"calls": self.calls}
-        if self.tricks is not None:
-            record["tricks"] = self.tricks
-        if self.last_tricks is not None:
-            record["last_tricks"] = self.last_tricks
-        return record
+        return deal_as_record(self.calls, self.tricks, self.last_tricks)
 
 
 class GameChange(models.Model):

@@ -9,7 +9,7 @@ from django.db import connection
 
 import engine
 
-from .models import DealEntry, Game, GameChange
+from .models import DealEntry, Game, GameChange, deal_as_record
 
 
 def live_entries(game: Game) -> list[DealEntry]:
@@ -26,13 +26,8 @@ class LiveDeal(NamedTuple):
     last_tricks: list | None
 
     def as_record(self) -> dict:
-        """This deal as the engine's game record writes it (as DealEntry.as_record)."""
-        record = {"calls": self.calls}
-        if self.tricks is not None:
-            record["tricks"] = self.tricks
-        if self.last_tricks is not None:
-            record["last_tricks"] = self.last_tricks
-        return record
+        """This deal as the engine's game record writes it."""
+        return deal_as_record(self.calls, self.tricks, self.last_tricks)
 
 
 @functools.cache

@@ -14,8 +14,6 @@ partial in the shared cache already (scoring.watch)."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
@@ -24,6 +22,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
+from config.memory import Recent
 from config.release import RELEASE
 
 TEMPLATE = "scoring/sheet_table.html"
@@ -33,8 +32,7 @@ TEMPLATE = "scoring/sheet_table.html"
 #: bounds the memory: a 100-table evening's current versions (watchers' and keeper's) fit.
 KEPT_SHEETS = 512
 
-_kept: OrderedDict[str, str] = OrderedDict()
-_kept_lock = threading.Lock()  # gunicorn's threads share a process's sheets
+_kept = Recent(KEPT_SHEETS)
 
 
 @dataclass(frozen=True)
@@ -119,32 +117,16 @@ def sheet_html(view, *, correct: bool = False) -> SafeString:
     and reader (in each process) and then kept. `correct`: the keeper's copy, each deal's
     number a link to correct it."""
     key = f"{sheet_key(view.game)}:{'keeper' if correct else 'watcher'}"
-    html = _kept_copy(key)
+    html = _kept.get(key)
     if html is None:
         html = render_to_string(TEMPLATE, {"sheet": sheet_table(view, correct=correct)})
-        _keep(key, html)
+        _kept.put(key, html)
     return mark_safe(html)  # noqa: S308 (rendered by the autoescaping template)
-
-
-def _kept_copy(key: str) -> str | None:
-    with _kept_lock:
-        html = _kept.get(key)
-        if html is not None:
-            _kept.move_to_end(key)
-        return html
-
-
-def _keep(key: str, html: str) -> None:
-    with _kept_lock:
-        _kept[key] = html
-        while len(_kept) > KEPT_SHEETS:
-            _kept.popitem(last=False)
 
 
 def forget_sheets() -> None:
     """Drop every sheet this process keeps (tests, and a benchmark's "nothing kept")."""
-    with _kept_lock:
-        _kept.clear()
+    _kept.clear()
 
 
 def sheet_table(view, *, correct: bool = False) -> Sheet:

@@ -103,9 +103,9 @@ def shared_seat_map(event: Event) -> SeatMap:
     """The event's seat map in the active language: from the shared cache (no query), else
     read and written there for the other processes."""
     compact = cache.get(seat_map_key(event))
-    found = None if compact is None else seat_map_from(compact, _language())
-    if found is None:
-        found = seat_map_from(write_seat_map(event), _language())
+    if compact is None:
+        compact = write_seat_map(event)
+    found = seat_map_from(compact, _language())
     return found if found is not None else seat_map(event)  # a language not of the site
 
 

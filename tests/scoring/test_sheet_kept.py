@@ -190,7 +190,7 @@ def test_the_polls_render_serves_the_watchers_pages(keeper, game, monkeypatch):
 
 
 def test_a_process_keeps_a_bounded_number_of_sheets(game, monkeypatch):
-    monkeypatch.setattr(tables, "KEPT_SHEETS", 3)
+    monkeypatch.setattr(tables._kept, "limit", 3)
     for version in range(5):
         game.version = version
         with translation.override("en"):

@@ -14,8 +14,6 @@ memory; a new snapshot or new results show up at most that much later.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -25,6 +23,8 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
+
+from config.memory import Recent
 
 from .. import selectors, standings_render, walkouts
 from ..models import Event, Round
@@ -79,8 +79,7 @@ class Kept:
 
 #: How many fragments (events × languages × snapshots) a process keeps in memory.
 KEPT_IN_PROCESS = 64
-_texts: OrderedDict[str, str] = OrderedDict()
-_texts_lock = threading.Lock()
+_texts = Recent(KEPT_IN_PROCESS)
 
 
 def _tag_key(slug: str) -> str:
@@ -91,23 +90,14 @@ def _text_key(tag: str) -> str:
     return f"standings-live-html:{tag}"
 
 
-def _remember(tag: str, html: str) -> None:
-    with _texts_lock:
-        _texts[tag] = html
-        _texts.move_to_end(tag)
-        while len(_texts) > KEPT_IN_PROCESS:
-            _texts.popitem(last=False)
-
-
 def _text(tag: str) -> str | None:
     """The fragment named `tag`: from this process's memory, else from the shared cache (a
     fragment of a 999-player field is ~450 KB: fetched once per process, not per poll)."""
-    with _texts_lock:
-        html = _texts.get(tag)
+    html = _texts.get(tag)
     if html is None:
         html = cache.get(_text_key(tag))
         if html is not None:
-            _remember(tag, html)
+            _texts.put(tag, html)
     return html
 
 
@@ -119,7 +109,7 @@ def _fragment(request, event: Event) -> Kept:
     context = {"event": event, "poll_seconds": POLL_SECONDS, **_standings_parts(stored)}
     html = render_to_string(STANDINGS + "#standings", context, request)
     answer = Kept(standings_etag(stored), html)
-    _remember(answer.etag, html)
+    _texts.put(answer.etag, html)
     cache.set(_text_key(answer.etag), html, TEXT_SECONDS)
     cache.set(_tag_key(event.slug), answer.etag, FRESH_SECONDS)
     return answer
