@@ -8,7 +8,7 @@ from .auction import Auction, CallMade
 from .calls import ALL_CALLS, Call, call_named
 from .cards import Card, Suit, format_cards, parse_cards
 from .errors import RuleError
-from .exchange import Transfer, card_to_return, transfers
+from .exchange import Transfer, card_to_return, cards_to_return, transfers
 from .game import Deal, Game, GameState, NextDeal, points_of
 from .placings import Outcome, Reason
 from .play import legal_cards, trick_winner
@@ -37,6 +37,7 @@ __all__ = [
     "Transfer",
     "call_named",
     "card_to_return",
+    "cards_to_return",
     "format_cards",
     "game_from_record",
     "legal_cards",

@@ -14,7 +14,7 @@ import sys
 from . import calls as C
 from .cards import format_cards, parse_cards
 from .errors import RuleError
-from .exchange import card_to_return
+from .exchange import cards_to_return
 from .play import legal_cards, trick_winner
 from .record import loads, replay, state_as_json
 from .rulesets import RULESETS, ruleset_named
@@ -34,13 +34,6 @@ def _contract(name: str, ruleset=None) -> C.Call:
     if ruleset is not None and call not in ruleset.calls:
         raise RuleError(f"{call.name} is not a contract in {ruleset.id}")
     return call
-
-
-def _one_card(texts: list[str]):
-    cards = parse_cards(texts)
-    if len(cards) != 1:
-        raise RuleError(f"give exactly one card, not {len(cards)}")
-    return cards[0]
 
 
 def cmd_rulesets(args) -> str:
@@ -79,7 +72,12 @@ def cmd_replay(args) -> str:
 
 
 def cmd_return_card(args) -> str:
-    return str(card_to_return(parse_cards(args.hand), _one_card(args.given)))
+    """One card returned per given card, in the order given (engine.md)."""
+    hand = parse_cards(args.hand)
+    given = parse_cards(args.given)
+    if not given:
+        raise RuleError("give at least one card")
+    return format_cards(cards_to_return(hand, given))
 
 
 def cmd_legal(args) -> str:
@@ -107,7 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay_cmd.set_defaults(run=cmd_replay)
     ret = commands.add_parser("return-card", help="the card a receiver must return")
     ret.add_argument("--hand", nargs="+", required=True, help="the receiver's cards")
-    ret.add_argument("--given", nargs="+", required=True, help="the card it was given")
+    ret.add_argument(
+        "--given", nargs="+", action="extend", required=True, help="the cards it was given"
+    )
     ret.set_defaults(run=cmd_return_card)
     legal = commands.add_parser("legal", help="the cards that may be played")
     legal.add_argument("--ruleset", required=True)

@@ -56,3 +56,15 @@ def card_to_return(hand: tuple[Card, ...], given: Card) -> Card:
     same_suit = [card for card in hand if card.suit == given.suit]
     strongest = max(same_suit, key=lambda card: card.rank, default=given)
     return strongest if strongest.beats(given) else given
+
+
+def cards_to_return(hand: tuple[Card, ...], given: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The card returned for each given card, in turn: each is answered on the hand the one
+    before left (its given card in, its returned card out), as the cards arrive one by one."""
+    returned = []
+    for card in given:
+        back = card_to_return(hand, card)
+        returned.append(back)
+        if back != card:
+            hand = tuple(c for c in hand if c != back) + (card,)
+    return tuple(returned)

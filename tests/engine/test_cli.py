@@ -71,6 +71,10 @@ def test_replay_reads_a_file_or_standard_input(tmp_path):
     [
         (["return-card", "--hand", "AH 3H 9S", "--given", "10H"], "AH"),
         (["return-card", "--hand", "9H 3H", "--given", "TH"], "10H"),
+        # several given cards: each answered on the hand the one before left
+        (["return-card", "--hand", "AH 3H 9S", "--given", "10H", "KH"], "AH KH"),
+        (["return-card", "--hand", "AH 3H", "--given", "10H 9H"], "AH 10H"),
+        (["return-card", "--hand", "AH 3H", "--given", "10H", "--given", "9H"], "AH 10H"),
         (
             [
                 "legal",
@@ -122,7 +126,8 @@ def test_card_commands(args, output):
         (["replay", "/no/such/file.json"], ""),
         (["return-card", "--hand", "AH", "--given", "11H"], ""),
         (["return-card", "--hand", "AH AH", "--given", "2H"], ""),
-        (["return-card", "--hand", "AH", "--given", "2H 3H"], ""),
+        (["return-card", "--hand", "AH", "--given", "2H 2H"], ""),
+        (["return-card", "--hand", "AH", "--given", ""], ""),
         (["legal", "--ruleset", "poker", "--contract", "hearts", "--hand", "2H"], ""),
         (["legal", "--ruleset", "blato", "--contract", "miz", "--hand", "2H"], ""),
         (["legal", "--ruleset", "blato", "--contract", "pass", "--hand", "2H"], ""),

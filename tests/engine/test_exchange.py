@@ -2,7 +2,14 @@
 
 import pytest
 
-from engine import ExchangeOrder, Transfer, card_to_return, parse_cards, transfers
+from engine import (
+    ExchangeOrder,
+    Transfer,
+    card_to_return,
+    cards_to_return,
+    parse_cards,
+    transfers,
+)
 from engine.cards import Card
 
 
@@ -41,3 +48,17 @@ def test_transfers(points, targets, order, expected):
 )
 def test_card_to_return(hand, given, returned):
     assert str(card_to_return(parse_cards(hand), Card.parse(given))) == returned
+
+
+@pytest.mark.parametrize(
+    ("hand", "given", "returned"),
+    [
+        ("AH 3H 9S", "10H", "AH"),  # one card: as card_to_return
+        ("AH 3H 9S", "10H KH", "AH KH"),  # the ace went back: nothing beats the king now
+        ("AH 3H", "10H 9H", "AH 10H"),  # the first given card is kept, then returned
+        ("9S 3C", "10H 2D", "10H 2D"),  # nothing of either suit: each comes back
+        ("KS 2S", "QS JS", "KS QS"),  # the second answer is the first given card
+    ],
+)
+def test_cards_to_return_in_turn(hand, given, returned):
+    assert " ".join(map(str, cards_to_return(parse_cards(hand), parse_cards(given)))) == returned
