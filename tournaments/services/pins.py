@@ -24,11 +24,10 @@ import logging
 import secrets
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db import transaction
 
 from config.client_ip import client_address
-from config.window_count import count
+from config.window_count import count, current
 
 from ..errors import NotAllowed, TournamentError
 from ..models import Event, Round, Table
@@ -123,8 +122,8 @@ def _event_key(event: Event) -> str:
 
 def pin_blocked(request, event: Event) -> bool:
     """Whether PINs from this client, or for this event, are refused for now."""
-    by_address = cache.get(_address_key(client_address(request))) or 0
-    by_event = cache.get(_event_key(event)) or 0
+    by_address = current(_address_key(client_address(request)))
+    by_event = current(_event_key(event))
     return by_address >= ADDRESS_FAILURES_ALLOWED or by_event >= EVENT_FAILURES_ALLOWED
 
 
