@@ -15,7 +15,8 @@ go on. The QR code, which carries the secret, is never blocked. With the limits 
 four-hour event can take at most 4 × 60 / 10 × EVENT_FAILURES_ALLOWED = 960 wrong PINs in all,
 so whoever guesses finds a table with a chance under 1 in 1000 (960 / 10⁶); an honest table
 mistypes once or twice, far below ADDRESS_FAILURES_ALLOWED even with a whole club behind one
-router.
+router. (While the shared cache is down each web process counts alone, config.window_count:
+the limits hold once per process for as long as the outage lasts.)
 """
 
 from __future__ import annotations
