@@ -14,6 +14,8 @@ from pathlib import Path
 import environs
 from django.core.exceptions import ImproperlyConfigured
 
+from config.shared_cache import OPTIONS as REDIS_OPTIONS
+
 TRUTHY = frozenset({"1", "true", "yes", "on"})
 FALSY = frozenset({"", "0", "false", "no", "off"})
 
@@ -156,6 +158,7 @@ def database_from_env(environ: Mapping[str, str], *, default_sqlite_path: Path) 
 
 
 LOCAL_MEMORY_CACHE = "django.core.cache.backends.locmem.LocMemCache"
+SHARED_REDIS_CACHE = "config.shared_cache.SharedRedisCache"
 
 
 def cache_from_env(environ: Mapping[str, str]) -> dict:
@@ -169,7 +172,9 @@ def cache_from_env(environ: Mapping[str, str]) -> dict:
     scheme, _, rest = url.partition("://")
     scheme = scheme.lower()
     if scheme in ("redis", "rediss", "unix"):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        # Django's RedisCache, its failures made misses (docs/deploy.md, "When the cache is
+        # down"), with short time limits.
+        return {"BACKEND": SHARED_REDIS_CACHE, "LOCATION": url, "OPTIONS": dict(REDIS_OPTIONS)}
     if scheme == "file" and rest.startswith("/"):
         return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": rest}
     raise ImproperlyConfigured(

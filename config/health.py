@@ -1,7 +1,9 @@
-"""``/healthz``: can this process reach its database and its broker?
+"""``/healthz``: can this process reach its database, its broker and its shared cache?
 
-A load balancer or systemd watchdog polls it. 200 when both answer, 503 naming the one that
-does not; never cached. Each check has a short timeout so a dead broker cannot hang the probe.
+A load balancer or systemd watchdog polls it. 200 when all answer, 503 naming the one that
+does not; never cached. (Without the cache the site still serves, from the database
+(config.shared_cache), but slower and with each process counting the throttles alone: the
+operator should hear of it.) Each check has a short timeout so a dead broker cannot hang the probe.
 The probe is public, so a failure answers only "error": what failed and why (host names,
 driver messages) goes to the log (logger ``config.health``), never to the visitor.
 """
@@ -9,8 +11,10 @@ driver messages) goes to the log (logger ``config.health``), never to the visito
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 
+from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 from django.utils.cache import add_never_cache_headers
@@ -36,7 +40,24 @@ def broker_status() -> str:
     return "ok"
 
 
-CHECKS = {"database": database_status, "broker": broker_status}
+def cache_status() -> str:
+    """Redis asked itself (config.shared_cache.SharedRedisCache.probe, which a failure does
+    not turn into a miss); any other cache, a value written and read back."""
+    probe = getattr(cache, "probe", None)
+    if probe is not None:
+        probe()
+        return "ok"
+    value = secrets.token_hex(8)
+    key = f"healthz:{value}"
+    cache.set(key, value, 10)
+    found = cache.get(key)
+    cache.delete(key)
+    if found != value:
+        raise RuntimeError("the cache did not give back what was written")
+    return "ok"
+
+
+CHECKS = {"database": database_status, "broker": broker_status, "cache": cache_status}
 
 
 @require_GET

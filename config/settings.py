@@ -229,7 +229,8 @@ LOGGING = {
 # The cache (secret-guess and new-game counters; login lockouts use the database): local memory
 # per process in development; DJANGO_CACHE_URL=redis://… shares it between gunicorn workers and
 # hosts, file:///folder between the processes of one machine. Production refuses local memory
-# (config/checks.py): each worker would count on its own.
+# (config/checks.py): each worker would count on its own. A Redis that does not answer is a
+# miss, never an error (config/shared_cache.py).
 CACHES = {"default": cache_from_env(os.environ)}
 
 CELERY_BROKER_URL = env_str(os.environ, "CELERY_BROKER_URL", default="filesystem://")

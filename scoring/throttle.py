@@ -31,10 +31,8 @@ import enum
 import logging
 import time
 
-from django.core.cache import cache
-
 from config.client_ip import client_address
-from config.window_count import count, is_loopback
+from config.window_count import count, current, is_loopback
 
 __all__ = [
     "ADDRESS_FAILURES_ALLOWED",
@@ -84,11 +82,9 @@ def secret_blocked(request, game_id: int | None = None) -> bool:
     """Whether a WRONG secret from this client now answers 429 (for this game, if given).
     Ask it only once the secret is known to be wrong: a right one is never blocked."""
     address = client_address(request)
-    if (cache.get(_address_key(address)) or 0) >= ADDRESS_FAILURES_ALLOWED:
+    if current(_address_key(address)) >= ADDRESS_FAILURES_ALLOWED:
         return True
-    return game_id is not None and (cache.get(_game_key(address, game_id)) or 0) >= (
-        FAILURES_ALLOWED
-    )
+    return game_id is not None and current(_game_key(address, game_id)) >= FAILURES_ALLOWED
 
 
 def secret_failed(request, game_id: int, via: str) -> None:

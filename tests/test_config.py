@@ -109,8 +109,10 @@ def test_cache_from_env():
     assert cache_from_env({})["BACKEND"].endswith("LocMemCache")
     redis = cache_from_env({"DJANGO_CACHE_URL": " redis://10.0.0.5:6379/1 "})
     assert redis == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's RedisCache, whose failures are misses (tests/tournaments/test_cache_outage.py)
+        "BACKEND": "config.shared_cache.SharedRedisCache",
         "LOCATION": "redis://10.0.0.5:6379/1",
+        "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 2.0},
     }
     folder = cache_from_env({"DJANGO_CACHE_URL": "file:///srv/358/var/cache"})
     assert folder["BACKEND"].endswith("FileBasedCache")

@@ -15,7 +15,8 @@ go on. The QR code, which carries the secret, is never blocked. With the limits 
 four-hour event can take at most 4 × 60 / 10 × EVENT_FAILURES_ALLOWED = 960 wrong PINs in all,
 so whoever guesses finds a table with a chance under 1 in 1000 (960 / 10⁶); an honest table
 mistypes once or twice, far below ADDRESS_FAILURES_ALLOWED even with a whole club behind one
-router.
+router. (While the shared cache is down each web process counts alone, config.window_count:
+the limits hold once per process for as long as the outage lasts.)
 """
 
 from __future__ import annotations
@@ -24,11 +25,10 @@ import logging
 import secrets
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db import transaction
 
 from config.client_ip import client_address
-from config.window_count import count
+from config.window_count import count, current
 
 from ..errors import NotAllowed, TournamentError
 from ..models import Event, Round, Table
@@ -123,8 +123,8 @@ def _event_key(event: Event) -> str:
 
 def pin_blocked(request, event: Event) -> bool:
     """Whether PINs from this client, or for this event, are refused for now."""
-    by_address = cache.get(_address_key(client_address(request))) or 0
-    by_event = cache.get(_event_key(event)) or 0
+    by_address = current(_address_key(client_address(request)))
+    by_event = current(_event_key(event))
     return by_address >= ADDRESS_FAILURES_ALLOWED or by_event >= EVENT_FAILURES_ALLOWED
 
 
