@@ -24,7 +24,7 @@ from config.env import (
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
-VAR_DIR.mkdir(exist_ok=True)
+VAR_DIR.mkdir(mode=0o700, exist_ok=True)  # the database, the secret key: the owner's only
 
 DEBUG = debug_from_env(os.environ)
 # A development machine (DJANGO_DEBUG on), kept apart from DEBUG, which Django's test runner
