@@ -24,7 +24,7 @@ from config.env import (
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
-VAR_DIR.mkdir(exist_ok=True)
+VAR_DIR.mkdir(mode=0o700, exist_ok=True)  # the database, the secret key: the owner's only
 
 DEBUG = debug_from_env(os.environ)
 # A development machine (DJANGO_DEBUG on), kept apart from DEBUG, which Django's test runner
@@ -191,6 +191,16 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
+
+# --- Mail: only password resets send any, and only through an SMTP server named here; with
+# none the reset page says the site cannot send mail and what to do instead (config.accounts).
+EMAIL_HOST = env_str(os.environ, "DJANGO_EMAIL_HOST")
+EMAIL_PORT = env_int(os.environ, "DJANGO_EMAIL_PORT", default=587)
+EMAIL_HOST_USER = env_str(os.environ, "DJANGO_EMAIL_USER")
+EMAIL_HOST_PASSWORD = env_str(os.environ, "DJANGO_EMAIL_PASSWORD")
+EMAIL_USE_TLS = env_bool(os.environ, "DJANGO_EMAIL_USE_TLS", default=True)
+DEFAULT_FROM_EMAIL = env_str(os.environ, "DJANGO_EMAIL_FROM", default="webmaster@localhost")
+EMAIL_TIMEOUT = 10
 
 # --- Logs: one JSON object per line on stderr in production (DJANGO_LOG_FORMAT=text for
 # people), so a log collector can read who did what without parsing prose.

@@ -1,6 +1,6 @@
 """The venue laptop (bin/serve, config/venue.py): the address phones reach, the secret key
 kept between evenings, the join lines with their QR code, and the command itself serving the
-site with production settings on SQLite."""
+site with production settings on SQLite, its database and var/ its owner's only."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import socket
+import stat
 import subprocess
 import time
 import urllib.error
@@ -45,12 +46,22 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
 def test_bin_serve_serves_the_site_with_production_settings(tmp_path):
     port = _free_port()
+    database = tmp_path / "venue.sqlite3"
+    # An older install left the database and var/ readable by every account of the laptop.
+    database.touch(mode=0o644)
+    database.chmod(0o644)
+    (ROOT / "var").mkdir(exist_ok=True)
+    (ROOT / "var").chmod(0o755)
     env = {
         **os.environ,
         "PORT": str(port),
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'venue.sqlite3'}",
+        "DATABASE_URL": f"sqlite:///{database}",
         "DJANGO_CACHE_URL": f"file://{tmp_path / 'cache'}",
     }
     env.pop("CELERY_BROKER_URL", None)  # the venue laptop's own folder broker
@@ -82,6 +93,11 @@ def test_bin_serve_serves_the_site_with_production_settings(tmp_path):
         except urllib.error.HTTPError as error:
             assert error.code == 404
             assert "DEBUG = True" not in error.read().decode()
+        # Every table secret, session and password hash: the owner's only, WAL files too.
+        sides = [database, *(database.with_name(database.name + s) for s in ("-wal", "-shm"))]
+        assert {p.name: _mode(p) for p in sides} == dict.fromkeys((p.name for p in sides), 0o600)
+        assert _mode(ROOT / "var") == 0o700
+        assert _mode(ROOT / "var" / "secret_key") == 0o600
     finally:
         os.killpg(serve.pid, signal.SIGTERM)
         try:

@@ -1,4 +1,4 @@
-"""An event's data as django-tables2 tables, for export (CSV, XLSX, JSON via TableExport).
+"""An event's data as django-tables2 tables, for export (CSV, XLSX, JSON by config.spreadsheets).
 
 Three exports: the standings (the newest snapshot's rows), the pairings (every published
 round's tables and byes) and the hands (every deal of every table's game, as the engine

@@ -1,18 +1,19 @@
 """A club season's public pages: the standings, the projector's view of them, and their
-downloads (CSV with a byte order mark for Excel, XLSX, JSON). Built on read
-(tournaments.selectors.seasons); no script needed: the projector reloads itself."""
+downloads (CSV with a byte order mark for Excel, XLSX, JSON; the spreadsheets written by
+config.spreadsheets). Built on read (tournaments.selectors.seasons); no script needed: the
+projector reloads itself."""
 
 from __future__ import annotations
 
-import codecs
 import json
 
-import tablib
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+
+from config import spreadsheets
 
 from ..models import Season
 from ..presenters import season as words
@@ -23,11 +24,7 @@ PAGE = "tournaments/club/season.html"
 PROJECTOR = "tournaments/club/season_projector.html"
 #: How often the wall reloads the season's standings (a night's results come in slowly).
 PROJECTOR_SECONDS = 60
-FORMATS = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "json": "application/json",
-}
+FORMATS = spreadsheets.FORMATS
 
 
 def _season(request, slug: str, season_id):
@@ -88,14 +85,12 @@ def season_export(request, slug: str, season_id: int, fmt: str):
         return missing
     table = reads.season_table(found)
     lines = words.season_lines(table)
+    filename = f"{found.club.slug}-season-{found.pk}.{fmt}"
     if fmt == "json":
         body = json.dumps(words.season_body(table, lines), ensure_ascii=False, indent=1).encode()
+        response = spreadsheets.attachment(body, fmt, filename)
     else:
         headers, rows = words.export_rows(table, lines)
-        dataset = tablib.Dataset(*rows, headers=headers, title=found.name[:31] or "season")
-        body = dataset.export(fmt)
-        body = codecs.BOM_UTF8 + body.encode("utf-8") if fmt == "csv" else body
-    response = HttpResponse(body, content_type=FORMATS[fmt])
-    filename = f"{found.club.slug}-season-{found.pk}.{fmt}"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        title = found.name or "season"
+        response = spreadsheets.download(fmt, headers, rows, title=title, filename=filename)
     return _short_lived(response)
