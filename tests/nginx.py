@@ -3,8 +3,8 @@
 deploy/nginx/358.conf is started as it is, but for the few lines that name this machine's
 ports and files (`render` checks that each of them is there, once). nginx runs in the
 foreground as one process with its own prefix, pid, logs and temporary folders; gunicorn
-runs the site with production settings and the request limits of deploy/358-web.service.
-Both are stopped when the `with` ends, and every wait is bounded.
+runs the site with production settings and the request limits and worker class of
+deploy/358-web.service. Both are stopped when the `with` ends, and every wait is bounded.
 """
 
 from __future__ import annotations
@@ -138,21 +138,22 @@ http {{
         stop(process)
 
 
-def unit_limits() -> list[str]:
-    """gunicorn's --limit-request-* options as the web unit passes them."""
+def unit_options() -> list[str]:
+    """gunicorn's --limit-request-* and --worker-class options as the web unit passes them."""
     unit = WEB_UNIT.read_text()
     start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     words = shlex.split(start.partition("=")[2])
-    limits = []
+    options = []
     for i, word in enumerate(words):
-        if word.startswith("--limit-request"):
-            limits += [word, words[i + 1]]
-    return limits
+        if word.startswith("--limit-request") or word == "--worker-class":
+            options += [word, words[i + 1]]
+    return options
 
 
 @contextmanager
-def gunicorn(folder: Path):
-    """The site under gunicorn with production settings behind a proxy; yields its port."""
+def gunicorn(folder: Path, options: list[str] | None = None):
+    """The site under gunicorn with production settings behind a proxy; yields its port.
+    `options` replace the web unit's request limits and worker class."""
     folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
     env = {
@@ -173,7 +174,7 @@ def gunicorn(folder: Path):
     )
     command = [
         sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{LOOPBACK}:{port}",
-        "--workers", "1", "--no-control-socket", *unit_limits(),
+        "--workers", "1", "--no-control-socket", *(unit_options() if options is None else options),
     ]  # fmt: skip
     log = folder / "gunicorn.log"
     with log.open("w") as out:

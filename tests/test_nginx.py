@@ -128,6 +128,13 @@ def test_what_nginx_passes_reaches_django_with_the_address_nginx_saw(site):
     assert_django_answered(answer)
 
 
+def test_what_nginx_passes_and_gunicorn_refuses_is_json_too(site):
+    """nginx does not look into header values; gunicorn refuses a control character in one,
+    in JSON under /api/ (config/gunicorn_workers.py, the web unit's worker class)."""
+    answer = proxy.exchange(site.https, request(b"/api/games", headers=b"X-A: a\x01b\r\n"))
+    assert_json_error(answer, 400)
+
+
 def test_a_hundred_and_twenty_headers_reach_django_not_gunicorns_page(site):
     """nginx has no limit on the number of headers, only on their size: gunicorn's limit on
     their number (100 by default) must be above what fits in nginx's buffers."""
