@@ -4,11 +4,13 @@
   tests marked ``worker`` unless CELERY_WORKER_TESTS=1, tests marked ``rabbitmq`` unless
   RABBITMQ_URL names a RabbitMQ broker (.ci/run sets it when one answers), and browser
   tests (``e2e``) when Chromium or Playwright is missing (an error instead with
-  E2E_REQUIRED=1); a line says how many and why.
+  E2E_REQUIRED=1), and the tests of the documented nginx (``nginx``) when nginx, curl or
+  openssl is missing (an error instead with NGINX_REQUIRED=1); a line says how many and why.
 - With FAIL_ON_SKIP set (CI sets it), any skipped test fails the run.
 """
 
 import os
+import shutil
 
 import pytest
 
@@ -27,6 +29,18 @@ def browser_missing() -> str:
     return ""
 
 
+def nginx_missing() -> str:
+    """Why the tests of the documented nginx cannot run here ("" when they can)."""
+    from tests.nginx import NGINX
+
+    if not os.access(NGINX, os.X_OK):
+        return f"no nginx at {NGINX} (bin/setup installs it as root with apt-get)"
+    for tool in ("curl", "openssl"):
+        if shutil.which(tool) is None:
+            return f"no {tool} on PATH (bin/setup installs it as root with apt-get)"
+    return ""
+
+
 def pytest_collection_modifyitems(config, items):
     from django.db import connection
 
@@ -42,6 +56,11 @@ def pytest_collection_modifyitems(config, items):
         if os.environ.get("E2E_REQUIRED") == "1":
             raise pytest.UsageError(f"E2E_REQUIRED=1 but {browser}")
         reasons["e2e"] = browser
+    missing = nginx_missing()
+    if missing:
+        if os.environ.get("NGINX_REQUIRED") == "1":
+            raise pytest.UsageError(f"NGINX_REQUIRED=1 but {missing}")
+        reasons["nginx"] = missing
 
     kept, deselected, lines = [], [], []
     counts = dict.fromkeys(reasons, 0)

@@ -1,8 +1,9 @@
 """Issue 13, findings 2 and 9: the deployment the tests assume is the one documented.
 
-docs/deploy.md's nginx block is what tests/test_security_addresses.py simulates (nginx writes
-the one address it saw into X-Forwarded-For); the example environment file starts a
-production process past the start-up checks; static files carry security headers here too.
+docs/deploy.md's nginx block is deploy/nginx/358.conf, which tests/test_nginx.py starts and
+tests/test_security_addresses.py simulates (nginx writes the one address it saw into
+X-Forwarded-For); the example environment file starts a production process past the start-up
+checks; static files carry security headers here too.
 """
 
 import os
@@ -32,6 +33,11 @@ def directives(block: str) -> list[str]:
     ]
 
 
+def test_the_documented_nginx_is_the_file_the_tests_start():
+    """tests/test_nginx.py starts deploy/nginx/358.conf; the doc shows that file, whole."""
+    assert nginx_block() == (ROOT / "deploy" / "nginx" / "358.conf").read_text()
+
+
 def test_the_documented_nginx_overwrites_x_forwarded_for_with_the_address_it_saw():
     lines = directives(nginx_block())
     assert "proxy_set_header X-Forwarded-For $remote_addr;" in lines
@@ -43,16 +49,20 @@ def test_the_documented_nginx_overwrites_x_forwarded_for_with_the_address_it_saw
     assert "DJANGO_BEHIND_PROXY=1" in env_example
 
 
-def test_the_documented_nginx_answers_its_own_refusals_under_api_in_json():
-    block = nginx_block()
-    assert "error_page 400 414 494 = @bad_request;" in directives(block)
-    api_answer = re.search(r"return 400 '(.*?)\\n';", block)
-    assert api_answer and api_answer.group(1) == '{"error": {"message": "bad request"}}'
+def test_the_documented_nginx_sends_its_refusals_to_pages_by_uri_never_by_name():
+    """A named location cannot take a request without a URI: nginx answers it with a 500."""
+    pages = [line for line in directives(nginx_block()) if line.startswith("error_page ")]
+    assert pages and all(line.split()[-1].startswith("/.nginx/") for line in pages)
+    answered = {code for line in pages for code in line.split()[1:-2]}
+    assert {"400", "405", "413", "414", "494", "500", "502", "503", "504", "505"} <= answered
 
 
-def test_gunicorn_refuses_long_lines_only_above_nginx():
+def test_gunicorn_takes_whatever_nginx_lets_through():
+    """The numbers of docs/deploy.md's table; tests/test_nginx.py runs gunicorn with them."""
     unit = (ROOT / "deploy" / "358-web.service").read_text()
     assert "--limit-request-line 8190" in unit
+    assert "--limit-request-fields 32768" in unit
+    assert "--limit-request-field_size 16384" in unit
     assert "large_client_header_buffers 4 4k;" in directives(nginx_block())
 
 
