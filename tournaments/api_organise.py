@@ -158,6 +158,7 @@ def events(request: HttpRequest) -> HttpResponse:
         pairing_modes=_pairing(data.pairing),
         organisers=[user],
         actor=actor(user),
+        by=user,
         **settings,
     )
     event.club = club
@@ -195,7 +196,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     if not isinstance(data.checked_in, bool):
         raise ApiError(400, _("checked_in must be true or false"))
     entries = services.players_register(
-        event=event, names=names, checked_in=data.checked_in, actor=actor(user)
+        event=event, names=names, checked_in=data.checked_in, actor=actor(user), by=user
     )
     return json_response({"players": [_entry_answer(entry) for entry in entries]}, 201)
 
