@@ -10,7 +10,9 @@ B chose. Each step is refused here, before anything is written.
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -159,3 +161,52 @@ def test_a_clubs_organisers_run_every_event_of_it_and_an_events_organisers_that_
         services.event_create(club=clubs["b"], name="X", organisers=[carol], by=carol)
     with pytest.raises(Forbidden):
         services.organiser_add(event=clubs["b_night"], username="alice", by=carol)
+
+
+#: The services that cross into a club, each asking tournaments.permissions of its `by`.
+GUARDED = {
+    "event_create",
+    "organiser_add",
+    "players_register",
+    "members_enter",
+    "member_rename",
+    "members_merge",
+    "casual_game_start",
+    "club_settings_update",
+    "club_organiser_add",
+    "club_organiser_remove",
+    "season_create",
+    "season_update",
+    "season_add_event",
+    "season_remove_event",
+    "season_delete",
+    "season_set_events",
+    "season_save",
+}
+
+
+def _named(node) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def test_every_page_and_api_call_of_a_guarded_service_says_who_acts():
+    """A page or API route that called one of these services without `by` would act as the
+    site itself (no account to check): each call, or each `submit(form, service, ...)`, names
+    the account."""
+    root = Path(__file__).resolve().parents[2] / "tournaments"
+    edges = [*root.glob("views/*.py"), *root.glob("api*.py")]
+    missing, seen = [], 0
+    for path in edges:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            called = {_named(node.func)} | {_named(arg) for arg in node.args}
+            if not called & GUARDED:
+                continue
+            seen += 1
+            if not any(keyword.arg == "by" for keyword in node.keywords):
+                missing.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    assert seen >= 15, seen  # the walk found the calls at all
+    assert not missing, f"calls without by=: {missing}"
