@@ -95,6 +95,16 @@ def test_another_clubs_organiser_cannot_make_an_event_in_club_a_by_the_api(clubs
     assert own.status_code == (201 if who == "bob" else 403), own.content
 
 
+def test_the_rights_are_answered_before_the_body(clubs):
+    """The order of the API's checks (docs/api.md): another's club is 403 whatever the rest of
+    the body; an unknown club is 400."""
+    token = tokens.token_issue(user=clubs["bob"])
+    answer = api_post(token, "/api/events", {"club": "club-a", "name": "", "rounds": "many"})
+    assert answer.status_code == 403, answer.content
+    assert "does not run the club Club A" in answer.json()["error"]["message"]
+    assert api_post(token, "/api/events", {"club": "nowhere"}).status_code == 400
+
+
 def test_the_new_event_form_lists_only_the_clubs_the_user_runs(clubs):
     client = Client()
     client.force_login(clubs["bob"])
