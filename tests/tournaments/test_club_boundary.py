@@ -22,6 +22,7 @@ from tournaments import permissions, services, tokens
 from tournaments.errors import Forbidden
 from tournaments.models import Club, Event, Player, Rating, Season
 from tournaments.services import members as member_writes
+from tournaments.services import ratings as rating_writes
 from tournaments.services import seasons as season_writes
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +66,9 @@ def club_a_state(club: Club) -> tuple:
         tuple(Event.objects.filter(club=club).order_by("pk").values_list("pk", "season_id")),
         tuple(Player.objects.filter(club=club).order_by("pk").values_list("pk", "name")),
         Rating.objects.filter(player__club=club).count(),
+        tuple(Season.objects.filter(club=club).order_by("pk").values_list("pk", "name")),
+        tuple(club.organisers.order_by("pk").values_list("pk", flat=True)),
+        (club.ratings_public, club.rate_casual_games),
     )
 
 
@@ -138,6 +142,10 @@ def attempts_by(who, clubs, members) -> list:
         lambda: member_writes.casual_game_start(
             club=club_a, seats=["A0 Player", "A1 Player", "Stranger"], by=who
         ),
+        lambda: member_writes.members_merge(club=club_a, keep=members[0], gone=members[1], by=who),
+        lambda: season_writes.season_delete(clubs["season"], by=who),
+        lambda: member_writes.club_organiser_add(club=club_a, username=who.username, by=who),
+        lambda: rating_writes.rebuild(club_a, by=who),
     ]
 
 
