@@ -261,8 +261,29 @@ def tried(world, name: str, client: Client, method: str, url: str, body, api: bo
 
 @pytest.mark.parametrize("role", ROLES)
 def test_who_gets_in_and_a_refused_write_changes_nothing(world, role):
+    """On the API a role is its token; its logged-in session alone (no token) is anonymous
+    there, so a write sent with the session's cookies is refused too (no CSRF by cookie)."""
     client, token = world.client(role), world.token(role)
     problems = []
+
+    def check(key, method, url, api, allowed, token, who) -> None:
+        body = write_body(key, world) if method != "GET" else None
+        response, changed = tried(world, key, client, method, url, body, api, token)
+        if response.status_code == 405:
+            return  # the route does not serve this method, for anyone
+        got = outcome(response, api, key)
+        where = f"{method} {url} as {who}: {response.status_code}"
+        if response.status_code >= 500 or response.status_code == 429:
+            problems.append(where)
+        elif got != ("allowed" if allowed else "refused"):
+            problems.append(f"{where}, expected {'in' if allowed else 'refused'}")
+        elif got == "refused" and changed:
+            problems.append(f"{where}: refused, but the database changed")
+        if key == "api:round" and method == "GET" and got == "allowed":
+            sees_tokens = world.game.secret in response.content.decode()
+            if sees_tokens != (token is not None and role in RUNS_EVENT):
+                problems.append(f"{where}: the tables' tokens shown: {sees_tokens}")
+
     for name, route in routes(OUTSIDE):
         key = base_name(name)
         if key in NO_OBJECT or key != name:  # an API path's twin with a slash: the same view
@@ -271,21 +292,8 @@ def test_who_gets_in_and_a_refused_write_changes_nothing(world, role):
         url = build_url(name, route, world)
         read, write = MATRIX[key]
         for method in ["GET", *methods_of(client, url, api)]:
-            allowed = role in (read if method == "GET" else write)
-            body = write_body(key, world) if method != "GET" else None
-            response, changed = tried(world, key, client, method, url, body, api, token)
-            if response.status_code == 405:
-                continue  # the route does not serve this method, for anyone
-            got = outcome(response, api, key)
-            where = f"{method} {url} as {role}: {response.status_code}"
-            if response.status_code >= 500 or response.status_code == 429:
-                problems.append(where)
-            elif got != ("allowed" if allowed else "refused"):
-                problems.append(f"{where}, expected {'in' if allowed else 'refused'}")
-            elif got == "refused" and changed:
-                problems.append(f"{where}: refused, but the database changed")
-            if key == "api:round" and method == "GET" and got == "allowed":
-                sees_tokens = world.game.secret in response.content.decode()
-                if sees_tokens != (role in RUNS_EVENT):
-                    problems.append(f"{where}: the tables' tokens shown: {sees_tokens}")
+            level = read if method == "GET" else write
+            check(key, method, url, api, role in level, token, role)
+            if api and method != "GET" and role != ANON:
+                check(key, method, url, api, ANON in level, None, f"{role}'s session, no token")
     assert not problems, "\n".join(problems)
