@@ -228,3 +228,21 @@ def test_every_page_and_api_call_of_a_guarded_service_says_who_acts():
                 missing.append(f"{path.relative_to(root.parent)}:{node.lineno}")
     assert seen >= 15, seen  # the walk found the calls at all
     assert not missing, f"calls without by=: {missing}"
+
+
+def test_only_the_clubs_organisers_are_offered_the_add_an_organiser_form(clubs):
+    night = clubs["b_night"]
+    url = reverse("tournaments:organise_settings", args=[night.slug])
+    form = reverse("tournaments:organise_organiser_add", args=[night.slug])
+    pages = {}
+    for who in ("bob", "carol"):
+        client = Client()
+        client.force_login(clubs[who])
+        pages[who] = client.get(url).content.decode()
+    assert f'action="{form}"' in pages["bob"]
+    assert f'action="{form}"' not in pages["carol"]
+    assert "The club's organisers choose who runs its events." in pages["carol"]
+    refused = client.post(form, {"username": "alice"})  # carol's own client
+    assert refused.status_code == 403
+    assert "does not run the club Club B" in refused.content.decode()
+    assert not night.organisers.filter(username="alice").exists()
