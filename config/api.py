@@ -45,6 +45,7 @@ KIND_STATUS = {
     "rejected": 400,
     "conflict": 409,
     "not_allowed": 409,
+    "forbidden": 403,
     "not_found": 404,
 }
 

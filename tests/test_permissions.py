@@ -141,7 +141,8 @@ def expectation(name: str, route: str, role: str) -> str:
             return "allowed"
         return "refused" if role == "other organiser" else "login"
     if route.startswith("organise/"):
-        # Any organiser account may create a club (and so runs it) or an event.
+        # Any account may create a club (and so runs it) and open the new-event form; an
+        # event is made only in a club the account runs (tests/test_access_matrix.py).
         return "login" if role in ("anonymous", "keeper") else "allowed"
     if name.startswith("scoring:") and short in KEEPER_PAGES:
         return "refused" if role in ("anonymous", "other organiser") else "allowed"

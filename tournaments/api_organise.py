@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from config.api import ApiError, Body, ErrorOut, json_response, loose, read_body
+from config.api import ApiError, Body, ErrorOut, json_body, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
 
 from . import services
@@ -22,6 +22,7 @@ from .api_auth import organised_event, organiser_token
 from .api_input import ReasonIn, actor, number, reason, text, whole
 from .event_settings import MAX_EVENT_NAME, MAX_ROUNDS
 from .models import Club, Entry, Event
+from .permissions import require_club
 
 MAX_NAMES = 1000  # players entered by one request
 MAX_CLUB_NAME = 120
@@ -132,17 +133,26 @@ def _settings(data: EventIn) -> dict:
     return settings
 
 
+def _club_run_by(user, slug: object) -> Club:
+    """The club the body names (400 for none), if this account runs it (403): read before the
+    rest of the body, so the rights are answered first, as for an event in the path."""
+    club_slug = text(slug, "club", 50)
+    club = Club.objects.filter(slug=club_slug).first()
+    if club is None:
+        raise ApiError(400, _("there is no club %(slug)s") % {"slug": club_slug})
+    require_club(user, club)
+    return club
+
+
 @router.post(
     "/events", response={201: dict, **ERRORS}, url_name="events", openapi_extra=body_doc(EventIn)
 )
 def events(request: HttpRequest) -> HttpResponse:
-    """A new event in a club; the token's account organises it."""
+    """A new event in a club the token's account runs (tournaments.permissions: 403 for
+    another's club); the account is listed as its organiser."""
     user = request.auth
+    club = _club_run_by(user, json_body(request, optional=EventIn.model_fields).get("club"))
     data = read_body(request, EventIn)
-    club_slug = text(data.club, "club", 50)
-    club = Club.objects.filter(slug=club_slug).first()
-    if club is None:
-        raise ApiError(400, _("there is no club %(slug)s") % {"slug": club_slug})
     if not isinstance(data.ruleset, str):
         raise ApiError(400, _("ruleset must be the name of a ruleset, e.g. blato"))
     options = {} if data.options is None else data.options
@@ -158,6 +168,7 @@ def events(request: HttpRequest) -> HttpResponse:
         pairing_modes=_pairing(data.pairing),
         organisers=[user],
         actor=actor(user),
+        by=user,
         **settings,
     )
     event.club = club
@@ -195,7 +206,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     if not isinstance(data.checked_in, bool):
         raise ApiError(400, _("checked_in must be true or false"))
     entries = services.players_register(
-        event=event, names=names, checked_in=data.checked_in, actor=actor(user)
+        event=event, names=names, checked_in=data.checked_in, actor=actor(user), by=user
     )
     return json_response({"players": [_entry_answer(entry) for entry in entries]}, 201)
 

@@ -40,6 +40,13 @@ class NotAllowed(TournamentError):
     kind = "not_allowed"
 
 
+class Forbidden(TournamentError):
+    """The acting account does not run the club or event this touches
+    (tournaments.permissions): the API answers 403, the pages a 403 too."""
+
+    kind = "forbidden"
+
+
 class RulesRefused(TournamentError):
     """The rules engine refuses an event's game options; `rule` is its RuleError, which pages
     may word in their language and the API answers in the engine's English."""

@@ -243,6 +243,9 @@ MESSAGES = {
         "%(name)s is the club's last organiser: add another before removing them"
     ),
     "member_other_club": _("%(name)s is not a member of this club"),
+    # who may (tournaments.permissions)
+    "club_not_yours": _("your account does not run the club %(club)s"),
+    "event_not_yours": _("your account does not run the event %(event)s"),
     "merge_same_member": _("choose two different records to merge"),
     "merge_both_played": _(
         "%(kept)s and %(gone)s both played in %(event)s: one person cannot have sat at "

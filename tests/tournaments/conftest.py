@@ -58,8 +58,9 @@ def superuser_client(django_user_model):
 
 @pytest.fixture
 def organised_event(organiser):
-    """An event run by `organiser` (2 rounds, blato, a fixed seed)."""
-    club = services.club_create(name="Sofia Blato Club")
+    """An event run by `organiser` (2 rounds, blato, a fixed seed), in a club they run (only a
+    club's organisers make its events: tournaments.permissions)."""
+    club = services.club_create(name="Sofia Blato Club", creator=organiser)
     return services.event_create(
         club=club,
         name="Friday night",

@@ -44,10 +44,14 @@ EVENT_FORM = {
 def test_home_lists_only_my_events_and_a_superuser_sees_all(
     organiser_client, outsider_client, superuser_client, organised_event
 ):
-    other = services.event_create(club=organised_event.club, name="Somebody else's")
+    other = services.event_create(
+        club=services.club_create(name="Another club"), name="Somebody else's"
+    )
+    # a night of olga's club she is not listed on is hers all the same: she runs the club
+    ours = services.event_create(club=organised_event.club, name="Club night")
     body = text(organiser_client.get(reverse("tournaments:organise_home")))
     assert "Friday night" in body and "Somebody else&#x27;s" not in body
-    assert event_url(organised_event) in body
+    assert event_url(organised_event) in body and event_url(ours) in body
     assert "You do not organise any event yet." in text(
         outsider_client.get(reverse("tournaments:organise_home"))
     )
@@ -55,9 +59,10 @@ def test_home_lists_only_my_events_and_a_superuser_sees_all(
     assert "Friday night" in body and event_url(other) in body
 
 
-def test_before_any_club_the_home_offers_the_club_first(organiser_client):
-    """An event belongs to a club: until one exists the home's next step is the club (the
-    primary button), not a "New event" that could not be filled in."""
+def test_before_any_club_the_home_offers_the_club_first(organiser_client, organiser):
+    """An event belongs to a club the user runs: until they run one the home's next step is
+    the club (the primary button), not a "New event" that could not be filled in. Another's
+    club does not count: only its organisers make events in it."""
     home = reverse("tournaments:organise_home")
     new_event = reverse("tournaments:organise_event_new")
     body = text(organiser_client.get(home))
@@ -66,12 +71,14 @@ def test_before_any_club_the_home_offers_the_club_first(organiser_client):
     assert '<button type="submit" class="primary">Create the club</button>' in body
     # Come to the new event's page all the same: it says why, and where to go.
     body = text(organiser_client.get(new_event))
-    assert "There is no club yet." in body and f'href="{home}#club-heading"' in body
-    services.club_create(name="Varna Club")
+    assert "You run no club yet." in body and f'href="{home}#club-heading"' in body
+    services.club_create(name="Someone else's club")
+    assert f'href="{new_event}"' not in text(organiser_client.get(home))
+    services.club_create(name="Varna Club", creator=organiser)
     body = text(organiser_client.get(home))
     assert f'href="{new_event}"' in body and "Create a club first" not in body
     assert '<button type="submit">Create the club</button>' in body
-    assert "There is no club yet." not in text(organiser_client.get(new_event))
+    assert "You run no club yet." not in text(organiser_client.get(new_event))
 
 
 def test_the_organiser_navigation_marks_the_page_it_is_on(organiser_client, organised_event):
@@ -108,7 +115,7 @@ def test_a_club_is_created_and_the_new_event_form_offers_it(organiser_client):
 
 
 def test_creating_an_event_makes_the_creator_an_organiser(organiser, organiser_client):
-    club = services.club_create(name="Club")
+    club = services.club_create(name="Club", creator=organiser)
     data = {**EVENT_FORM, "club": club.pk, "pairing_list": "random, Swiss", "hands": "6"}
     response = organiser_client.post(reverse("tournaments:organise_event_new"), data)
     event = Event.objects.get()
@@ -136,8 +143,10 @@ def test_creating_an_event_makes_the_creator_an_organiser(organiser, organiser_c
         ({"placing_third": "-100"}, "Ensure this value is greater than or equal to -99."),
     ],
 )
-def test_invalid_settings_come_back_with_the_services_message(organiser_client, change, message):
-    club = services.club_create(name="Club")
+def test_invalid_settings_come_back_with_the_services_message(
+    organiser, organiser_client, change, message
+):
+    club = services.club_create(name="Club", creator=organiser)
     data = {**EVENT_FORM, "club": club.pk, **change}
     response = organiser_client.post(reverse("tournaments:organise_event_new"), data)
     assert response.status_code == 400

@@ -31,13 +31,23 @@ from .public import published_rounds
 
 
 def events_organised_by(user):
-    """The events this user runs, newest first; a superuser sees every event."""
+    """The events this user runs (listed on the event, or running its club), newest first;
+    a superuser sees every event (tournaments.permissions)."""
     events = Event.objects.select_related("club").order_by("-created_at", "-pk")
-    return events if user.is_superuser else events.filter(organisers=user)
+    if user.is_superuser:
+        return events
+    return events.filter(Q(organisers=user) | Q(club__organisers=user)).distinct()
 
 
 def clubs_by_name():
     return Club.objects.order_by("name")
+
+
+def clubs_run_by(user):
+    """The clubs this user may make an event in (tournaments.permissions): the clubs they
+    run; a superuser, every club."""
+    clubs = clubs_by_name()
+    return clubs if user.is_superuser else clubs.filter(organisers=user)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from scoring.models import Game
 from .. import event_settings
 from ..errors import NotAllowed, RulesRefused, TournamentError
 from ..models import Club, Event, Round
+from ..permissions import require_club
 from ._common import log_action, standings_changed, unique_slug
 
 
@@ -33,10 +34,13 @@ def event_create(
     organisers=(),
     seed: int | None = None,
     actor: str = "",
+    by=None,
     **settings,
 ) -> Event:
-    """A new event: its rules are checked by the engine, its settings (any of
+    """A new event in `club`, made `by` one of the club's organisers (tournaments.permissions;
+    None: an operator's command): its rules are checked by the engine, its settings (any of
     event_settings.SETTING_NAMES, the rest take their defaults) by event_settings."""
+    require_club(by, club)
     try:
         engine.Rules.build(ruleset, options or {})
     except engine.RuleError as error:
@@ -90,8 +94,10 @@ def event_update(*, event: Event, actor: str = "", **settings) -> Event:
 
 
 @transaction.atomic
-def organiser_add(*, event: Event, username: str, actor: str = ""):
-    """Let another user run this event (they get the same rights as its creator)."""
+def organiser_add(*, event: Event, username: str, actor: str = "", by=None):
+    """Let another user run this event (its players, rounds and results; not its club). Only
+    the club's organisers choose who runs its nights (tournaments.permissions)."""
+    require_club(by, event.club)
     user_model = get_user_model()
     username = str(username).strip()
     user = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).first()

@@ -34,6 +34,7 @@ from ..models import (
     RatingStep,
     Table,
 )
+from ..permissions import require_club, require_event
 from ..queue import enqueue_on_commit
 from ._common import log_action, standings_changed
 from .registration import clean_name
@@ -61,10 +62,11 @@ def _name_taken(club: Club, name: str, *, besides: Player | None = None) -> Play
 
 
 @transaction.atomic
-def member_rename(*, player: Player, name: str, actor: str = "") -> Player:
+def member_rename(*, player: Player, name: str, actor: str = "", by=None) -> Player:
     """A member's name as the club writes it from now on (games already played keep the
     names their score sheets were kept under). A name another member already has, whatever
     its case or accents, is refused: that is one person, to be merged."""
+    require_club(by, player.club)
     new = clean_name(name)
     player = Player.objects.select_for_update().get(pk=player.pk)
     if _name_taken(player.club, new, besides=player) is not None:
@@ -191,13 +193,14 @@ def _casual_games(keep: Player, gone: Player) -> int:
 
 
 @transaction.atomic
-def members_merge(*, club: Club, keep: Player, gone: Player, actor: str = "") -> Merged:
+def members_merge(*, club: Club, keep: Player, gone: Player, actor: str = "", by=None) -> Merged:
     """Merge `gone` into `keep` (two records of one person): entries, event tables, byes,
     substitutions, void tables, pairing flags, standings rows and the event logs' player
     ids, casual games. Both records' ratings are dropped and the club is re-rated (the
     ratings helper's task, by name: a merged history rates differently from either half).
     The standings of every event touched are marked stale. Refused, changing nothing, when
     the two are one record, of another club, or both played in one event or one game."""
+    require_club(by, club)
     _member(club, keep)
     _member(club, gone)
     if keep.pk == gone.pk:
@@ -235,10 +238,11 @@ def members_merge(*, club: Club, keep: Player, gone: Player, actor: str = "") ->
 
 @transaction.atomic
 def members_enter(
-    *, event: Event, players: list[Player], checked_in: bool = False, actor: str = ""
+    *, event: Event, players: list[Player], checked_in: bool = False, actor: str = "", by=None
 ) -> list[Entry]:
     """Enter members picked from the club's list: each is that very record (never a new one
     of the same name); entering someone already entered changes nothing."""
+    require_event(by, event)
     if event.status == Event.Status.CLOSED:
         raise NotAllowed("event_closed")
     for player in players:
@@ -268,10 +272,13 @@ def member_by_name(club: Club, name: str) -> Player:
 
 
 @transaction.atomic
-def casual_game_start(*, club: Club, seats: list[Player | str], actor: str = "") -> ClubGame:
+def casual_game_start(
+    *, club: Club, seats: list[Player | str], actor: str = "", by=None
+) -> ClubGame:
     """A casual game of three of the club's members (a typed name the club does not know
     becomes a member). The game is scoring's like any other; the ClubGame row is all the
     club knows of it (scoring knows nothing of clubs)."""
+    require_club(by, club)
     players = [seat if isinstance(seat, Player) else member_by_name(club, seat) for seat in seats]
     for player in players:
         _member(club, player)
@@ -287,10 +294,11 @@ def casual_game_start(*, club: Club, seats: list[Player | str], actor: str = "")
 
 @transaction.atomic
 def club_settings_update(
-    *, club: Club, ratings_public: bool, rate_casual_games: bool, actor: str = ""
+    *, club: Club, ratings_public: bool, rate_casual_games: bool, actor: str = "", by=None
 ) -> Club:
     """Who may see the leaderboard, and whether casual games count in the ratings (a change
     of what counts re-rates the club)."""
+    require_club(by, club)
     club = Club.objects.select_for_update().get(pk=club.pk)
     wanted = {"ratings_public": ratings_public, "rate_casual_games": rate_casual_games}
     changed = {key: value for key, value in wanted.items() if getattr(club, key) != value}
@@ -306,8 +314,9 @@ def club_settings_update(
 
 
 @transaction.atomic
-def club_organiser_add(*, club: Club, username: str, actor: str = ""):
+def club_organiser_add(*, club: Club, username: str, actor: str = "", by=None):
     """Let another user run the club (its members, settings and seasons)."""
+    require_club(by, club)
     user_model = get_user_model()
     username = str(username).strip()
     user = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).first()
@@ -321,9 +330,10 @@ def club_organiser_add(*, club: Club, username: str, actor: str = ""):
 
 
 @transaction.atomic
-def club_organiser_remove(*, club: Club, username: str, actor: str = ""):
+def club_organiser_remove(*, club: Club, username: str, actor: str = "", by=None):
     """Stop a user running the club. The last organiser stays: a club nobody runs could only
     be reached by an administrator again."""
+    require_club(by, club)
     club = Club.objects.select_for_update().get(pk=club.pk)
     username = str(username).strip()
     user = club.organisers.filter(**{get_user_model().USERNAME_FIELD: username}).first()

@@ -17,6 +17,7 @@ from django.db.models import Count
 
 from .. import ratings
 from ..models import Club, Rating, RatingStep
+from ..permissions import require_club
 from ..selectors import ratings as reads
 
 
@@ -100,8 +101,11 @@ def rerate_from(club: Club | int, key: reads.Key | None) -> int:
     return len(steps)
 
 
-def rebuild(club: Club | int) -> int:
-    """Rate every game of the club again from the start."""
+def rebuild(club: Club | int, *, by=None) -> int:
+    """Rate every game of the club again from the start (`by`: only the club's organisers;
+    None for the command and the tasks, which follow a write already allowed)."""
+    if by is not None:
+        require_club(by, club if isinstance(club, Club) else Club.objects.get(pk=club))
     return rerate_from(club, None)
 
 

@@ -9,6 +9,7 @@ from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_
 from .. import selectors
 from ..errors import NotAllowed, TournamentError
 from ..models import Entry, Event, Player
+from ..permissions import require_event
 from ._common import log_action, standings_changed
 
 
@@ -41,14 +42,16 @@ def _open(event: Event) -> None:
 
 @transaction.atomic
 def players_register(
-    *, event: Event, names: list[str], checked_in: bool = False, actor: str = ""
+    *, event: Event, names: list[str], checked_in: bool = False, actor: str = "", by=None
 ) -> list[Entry]:
     """Enter players by name, one entry per name, in order. A name the club knows, whatever
     its case, spacing or accents ("ivan petrov" for "Ivan Petrov", scoring.names.name_key), is
     that person, entered under the club's spelling; entering someone already entered changes
     nothing. The same name twice in one list is refused: the pairings could not tell the two
     apart (a pasted list skips its repeats before it gets here, see csv_import). A new entry
-    is a new row of the standings, so once there are rounds they are marked stale."""
+    is a new row of the standings, so once there are rounds they are marked stale. A new name
+    becomes a member of the event's club, so `by` must run the event (tournaments.permissions)."""
+    require_event(by, event)
     _open(event)
     cleaned = [clean_name(name) for name in names]
     repeat = first_repeat(cleaned)

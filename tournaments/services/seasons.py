@@ -7,6 +7,7 @@ from django.db import transaction
 
 from ..errors import NotAllowed, TournamentError
 from ..models import Club, ClubLog, Event, Season
+from ..permissions import require_club
 from ..seasons import Counting, SeasonError
 
 #: The fields of a season an organiser sets.
@@ -46,9 +47,10 @@ def _logged(season: Season) -> dict:
 
 
 @transaction.atomic
-def season_create(*, club: Club, actor: str = "", **values) -> Season:
+def season_create(*, club: Club, actor: str = "", by=None, **values) -> Season:
     """A new season of the club; counting left out takes the defaults (every night counts,
-    one night is enough, 10-8-6-5-4-3-2-1 points)."""
+    one night is enough, 10-8-6-5-4-3-2-1 points). Only the club's organisers (`by`)."""
+    require_club(by, club)
     values = {"min_nights": 1, **values}
     _check(values)
     season = Season(club=club)
@@ -63,7 +65,8 @@ def season_create(*, club: Club, actor: str = "", **values) -> Season:
 
 
 @transaction.atomic
-def season_update(season: Season, *, actor: str = "", **values) -> Season:
+def season_update(season: Season, *, actor: str = "", by=None, **values) -> Season:
+    require_club(by, season.club)
     merged = {name: getattr(season, name) for name in SEASON_FIELDS} | values
     _check(merged)
     for name in SEASON_FIELDS:
@@ -76,8 +79,10 @@ def season_update(season: Season, *, actor: str = "", **values) -> Season:
 
 
 @transaction.atomic
-def season_add_event(season: Season, event: Event, *, actor: str = "") -> None:
-    """The event becomes a night of this season (leaving any other season it was in)."""
+def season_add_event(season: Season, event: Event, *, actor: str = "", by=None) -> None:
+    """The event becomes a night of this season (leaving any other season it was in): only
+    the club's organisers count a night in its season."""
+    require_club(by, season.club)
     if event.club_id != season.club_id:
         raise NotAllowed("season_other_club")
     if event.season_id == season.pk:
@@ -88,7 +93,8 @@ def season_add_event(season: Season, event: Event, *, actor: str = "") -> None:
 
 
 @transaction.atomic
-def season_remove_event(season: Season, event: Event, *, actor: str = "") -> None:
+def season_remove_event(season: Season, event: Event, *, actor: str = "", by=None) -> None:
+    require_club(by, season.club)
     if event.season_id != season.pk:
         return
     Event.objects.filter(pk=event.pk).update(season=None)
@@ -97,8 +103,9 @@ def season_remove_event(season: Season, event: Event, *, actor: str = "") -> Non
 
 
 @transaction.atomic
-def season_delete(season: Season, *, actor: str = "") -> None:
+def season_delete(season: Season, *, actor: str = "", by=None) -> None:
     """The season goes; its nights stay as events of the club, in no season."""
+    require_club(by, season.club)
     nights = list(season.events.order_by("pk").values_list("slug", flat=True))
     club = season.club
     Event.objects.filter(season=season).update(season=None)
@@ -107,8 +114,9 @@ def season_delete(season: Season, *, actor: str = "") -> None:
 
 
 @transaction.atomic
-def season_set_events(season: Season, events, *, actor: str = "") -> None:
+def season_set_events(season: Season, events, *, actor: str = "", by=None) -> None:
     """The season's nights are exactly `events` (the organiser's pick list)."""
+    require_club(by, season.club)
     wanted = {event.pk: event for event in events}
     for event in list(season.events.all()):
         if event.pk not in wanted:
@@ -118,10 +126,10 @@ def season_set_events(season: Season, events, *, actor: str = "") -> None:
 
 
 @transaction.atomic
-def season_save(season: Season, *, events=None, actor: str = "", **values) -> Season:
+def season_save(season: Season, *, events=None, actor: str = "", by=None, **values) -> Season:
     """The organiser's season form in one transaction: the counting, then (when given) the
     nights; a refusal of either leaves both as they were."""
-    season_update(season, actor=actor, **values)
+    season_update(season, actor=actor, by=by, **values)
     if events is not None:
-        season_set_events(season, events, actor=actor)
+        season_set_events(season, events, actor=actor, by=by)
     return season

@@ -42,7 +42,7 @@ def _home(request, *, club_form: ClubForm, status: int = 200):
     context = {
         "events": selectors.events_organised_by(request.user),
         "club_form": club_form,
-        "has_clubs": selectors.clubs_by_name().exists(),
+        "has_clubs": selectors.clubs_run_by(request.user).exists(),
     }
     return private(render(request, "tournaments/organise/home.html", context, status=status))
 
@@ -75,8 +75,9 @@ def _creation(form: EventCreateForm) -> dict:
 @login_required
 @require_http_methods(["GET", "POST"])
 def event_new(request):
-    """A new event; the rules and standings settings are checked by the services."""
-    clubs = selectors.clubs_by_name()
+    """A new event in a club this user runs (only those are offered; the service refuses any
+    other); the rules and standings settings are checked by the services."""
+    clubs = selectors.clubs_run_by(request.user)
     initial = {"club": request.GET.get("club")} if request.GET.get("club", "").isdigit() else {}
     form = EventCreateForm(request.POST or None, clubs=clubs, initial=initial)
     status = 200
@@ -87,6 +88,7 @@ def event_new(request):
             data=partial(_creation, form),
             organisers=[request.user],
             actor=actor(request),
+            by=request.user,
         )
         if outcome.ok:
             event = outcome.result
@@ -208,7 +210,12 @@ def settings(request, event: Event):
 def organiser_add(request, event: Event):
     form = OrganiserForm(request.POST)
     outcome = submit(
-        form, services.organiser_add, error_field="username", event=event, actor=actor(request)
+        form,
+        services.organiser_add,
+        error_field="username",
+        event=event,
+        actor=actor(request),
+        by=request.user,
     )
     if not outcome.ok:
         return _settings(request, event, organiser_form=form, status=outcome.status)

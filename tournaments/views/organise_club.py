@@ -72,7 +72,9 @@ def club_home(request, club: Club):
 def club_settings(request, club: Club):
     form = SettingsForm(request.POST)
     form.is_valid()  # two check boxes: any post is valid
-    writes.club_settings_update(club=club, actor=actor(request), **form.cleaned_data)
+    writes.club_settings_update(
+        club=club, actor=actor(request), by=request.user, **form.cleaned_data
+    )
     messages.success(request, _("Club settings saved."))
     return redirect("tournaments:organise_club", club.slug)
 
@@ -82,7 +84,9 @@ def club_settings(request, club: Club):
 def organiser_add(request, club: Club):
     username = request.POST.get("username", "")
     try:
-        user = writes.club_organiser_add(club=club, username=username, actor=actor(request))
+        user = writes.club_organiser_add(
+            club=club, username=username, actor=actor(request), by=request.user
+        )
     except TournamentError as error:
         return _home(request, club, error=error.message, status=400)
     done = _("%(name)s now runs the club too.")
@@ -95,7 +99,9 @@ def organiser_add(request, club: Club):
 def organiser_remove(request, club: Club):
     username = request.POST.get("username", "")
     try:
-        user = writes.club_organiser_remove(club=club, username=username, actor=actor(request))
+        user = writes.club_organiser_remove(
+            club=club, username=username, actor=actor(request), by=request.user
+        )
     except TournamentError as error:
         return _home(request, club, error=error.message, status=400)
     done = _("%(name)s no longer runs the club.")
@@ -112,7 +118,9 @@ def member_rename(request, club: Club, player_id: int):
     if player is None:
         return not_found(request, _("There is no such member."))
     try:
-        writes.member_rename(player=player, name=request.POST.get("name", ""), actor=actor(request))
+        writes.member_rename(
+            player=player, name=request.POST.get("name", ""), actor=actor(request), by=request.user
+        )
     except TournamentError as error:
         return _home(request, club, error=error.message, status=400)
     messages.success(request, _("Renamed to %(name)s.") % {"name": player.name})
@@ -134,7 +142,9 @@ def member_merge(request, club: Club, player_id: int):
     if request.method == "POST" and other is not None:
         keep, gone = (other, first) if request.POST.get("keep") == str(other.pk) else (first, other)
         try:
-            merged = writes.members_merge(club=club, keep=keep, gone=gone, actor=actor(request))
+            merged = writes.members_merge(
+                club=club, keep=keep, gone=gone, actor=actor(request), by=request.user
+            )
         except TournamentError as refused:
             error, status = refused.message, 400
         else:
@@ -164,7 +174,9 @@ def casual_game(request, club: Club):
     error, status = "", 200
     if request.method == "POST":
         try:
-            casual = writes.casual_game_start(club=club, seats=typed, actor=actor(request))
+            casual = writes.casual_game_start(
+                club=club, seats=typed, actor=actor(request), by=request.user
+            )
         except (TournamentError, ScoringError) as refused:  # a name either app refuses
             error, status = refused.message, 400
         else:
@@ -195,7 +207,9 @@ def members_pick(request, event: Event):
             error, status = _("Pick a member from the list."), 400
         else:
             try:
-                writes.members_enter(event=event, players=[player], actor=actor(request))
+                writes.members_enter(
+                    event=event, players=[player], actor=actor(request), by=request.user
+                )
             except TournamentError as refused:
                 error, status = refused.message, 400
             else:

@@ -104,7 +104,9 @@ def _register(request, event: Event, names: list[str]) -> _Registered:
     already in the event ("Ivan Petrof" beside "Ivan Petrov", or "Иван Петров"): the
     organiser may have typed one person twice (scoring.names.near)."""
     before = dict(event.entries.values_list("pk", "player__name"))
-    entries = services.players_register(event=event, names=names, actor=actor(request))
+    entries = services.players_register(
+        event=event, names=names, actor=actor(request), by=request.user
+    )
     new = list(dict.fromkeys(e.player.name for e in entries if e.pk not in before))
     for name, other in near_pairs(new, list(before.values())):
         messages.warning(

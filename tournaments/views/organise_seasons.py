@@ -87,7 +87,9 @@ def seasons(request, club: Club):
     if request.method == "POST":
         if form.is_valid():
             try:
-                season = writes.season_create(club=club, actor=actor(request), **form.values())
+                season = writes.season_create(
+                    club=club, actor=actor(request), by=request.user, **form.values()
+                )
             except TournamentError as error:
                 _refused(form, error)
             else:
@@ -142,11 +144,11 @@ def season_delete(request, club: Club, season_id: int):
     found = _season(club, season_id)
     if found is None:
         return not_found(request, _("There is no such season."))
-    writes.season_delete(found, actor=actor(request))
+    writes.season_delete(found, actor=actor(request), by=request.user)
     messages.success(request, _("Season %(name)s deleted.") % {"name": found.name})
     return redirect("tournaments:organise_seasons", club.slug)
 
 
 def _save(request, found: Season, form: SeasonForm) -> None:
     events = form.cleaned_data.get("events")
-    writes.season_save(found, events=events, actor=actor(request), **form.values())
+    writes.season_save(found, events=events, actor=actor(request), by=request.user, **form.values())

@@ -262,12 +262,12 @@ def table_detail(request, event: Event, number: int, table_number: int):
     return _render(request, event, _table(event, number, table_number))
 
 
-def _substitute(*, table: Table, seat: int, player, new_name: str, reason: str, actor: str):
+def _substitute(*, table: Table, seat: int, player, new_name: str, reason: str, actor: str, by):
     """The substitute form's writes: a new name is entered (checked in) first, then takes
     the seat (walkouts.table_substitute). Returns the player who sits down."""
     if new_name:
         entry = services.players_register(
-            event=table.round.event, names=[new_name], checked_in=True, actor=actor
+            event=table.round.event, names=[new_name], checked_in=True, actor=actor, by=by
         )[0]
         sitting = entry.player
     else:
@@ -284,7 +284,7 @@ def table_substitute(request, event: Event, number: int, table_number: int):
     form = SubstituteForm(
         request.POST, table=table, candidates=walkouts.substitute_candidates(table)
     )
-    outcome = submit(form, _substitute, table=table, actor=actor(request))
+    outcome = submit(form, _substitute, table=table, actor=actor(request), by=request.user)
     if not outcome.ok:
         return _render(request, event, table, status=outcome.status, substitute_form=form)
     message = _("%(name)s takes seat %(seat)s from the next deal on.") % {

@@ -75,7 +75,7 @@ def build_demo(organiser) -> Event:
         )
         club.organisers.add(organiser)
         season = club.seasons.filter(name=SEASON).first() or seasons.season_create(
-            club=club, name=SEASON, actor=USERNAME
+            club=club, name=SEASON, actor=USERNAME, by=organiser
         )
         event = services.event_create(
             club=club,
@@ -85,9 +85,12 @@ def build_demo(organiser) -> Event:
             organisers=[organiser],
             seed=358,
             actor=USERNAME,
+            by=organiser,
         )
-        seasons.season_add_event(season, event, actor=USERNAME)
-        services.players_register(event=event, names=PLAYERS, checked_in=True, actor=USERNAME)
+        seasons.season_add_event(season, event, actor=USERNAME, by=organiser)
+        services.players_register(
+            event=event, names=PLAYERS, checked_in=True, actor=USERNAME, by=organiser
+        )
     first = _published_round(event)
     for table in first.tables.select_related("game").order_by("number"):
         autoplay.play(table.game, rng, actor="demo")
