@@ -122,11 +122,14 @@ DEAL_WRITES = (
 )
 
 
-def deal_changed_since(game_id: int, number: int, version: int) -> bool:
+def deal_changed_since(game: Game, number: int, version: int | None) -> bool:
     """Whether deal `number` was recorded, undone, corrected or given its last tricks after
-    the game's `version` (the history stamps each change with the version it made)."""
+    the game's `version` (the history stamps each change with the version it made). No
+    version, or the game's own: nothing to ask."""
+    if version is None or version >= game.version:
+        return False
     return GameChange.objects.filter(
-        game_id=game_id, deal_number=number, action__in=DEAL_WRITES, version__gt=version
+        game_id=game.pk, deal_number=number, action__in=DEAL_WRITES, version__gt=version
     ).exists()
 
 

@@ -106,9 +106,7 @@ def not_stale(game: Game, number: int, version: int | None, code: str = "deal_st
     undone or given its last tricks after that version, on whatever phone: it would silently
     overwrite (or bring back) what the table did since. Changes to other deals do not make
     it stale. The refusal names both versions (`yours`, `current`)."""
-    if version is None or version >= game.version:
-        return
-    if deal_changed_since(game.pk, number, version):
+    if deal_changed_since(game, number, version):
         raise Conflict(code, n=number, yours=version, current=game.version)
 
 

@@ -215,11 +215,12 @@ def _deal_correct(game_id, number, calls, tricks, last_tricks, actor, version) -
 
 
 def calls_make(
-    *, game_id: int, number: object, calls: list[str], actor: str = ""
+    *, game_id: int, number: object, calls: list[str], actor: str = "", version: object = None
 ) -> Recorded | None:
     """The calls of the deal being entered, so far. Calls the rules do not open now are
     refused; calls that end in a redeal are recorded at once (a redeal has nothing more to
-    enter); otherwise nothing is written yet and None says the tricks are due."""
+    enter; `version` as deal_record's); otherwise nothing is written yet and None says the
+    tricks are due."""
     game = Game.objects.get(pk=game_id)
     auction = engine_game(game).auction()
     try:
@@ -229,4 +230,4 @@ def calls_make(
         raise InvalidInput("call_not_open") from None
     if not auction.redeal:
         return None
-    return deal_record(game_id=game_id, number=number, calls=calls, actor=actor)
+    return deal_record(game_id=game_id, number=number, calls=calls, actor=actor, version=version)
