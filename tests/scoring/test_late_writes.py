@@ -317,3 +317,32 @@ def test_api_a_version_that_is_no_version_answers_400(version):
     answer = api("POST", game, body=body)
     assert answer.status_code == 400 and "version" in answer.json()["error"]["message"]
     assert untouched(game) == before
+
+
+def test_api_a_late_confirmation_is_refused_with_both_versions():
+    game = new_game(TIED_BLATO)
+    services.last_tricks_add(game_id=game.pk, number=9, last_tricks=[2, 0])
+    game.refresh_from_db()
+    seen = game.version
+    services.deal_correct(game_id=game.pk, number=1, calls=["spades"], tricks=[4, 7, 5])
+    url = f"/api/games/{game.pk}/confirm"
+    headers = {"Authorization": f"Bearer {game.secret}"}
+    late = Client().post(url, {"version": seen}, content_type="application/json", headers=headers)
+    assert late.status_code == 409, late.content
+    body = late.json()
+    assert body["error"]["yours"] == {"version": seen}
+    assert body["error"]["current"] == {"version": seen + 1}
+    assert body["version"] == seen + 1 and "state" in body
+    assert not Game.objects.get(pk=game.pk).confirmed
+    done = Client().post(
+        url, {"version": seen + 1}, content_type="application/json", headers=headers
+    )
+    assert done.status_code == 200 and done.json()["confirmed"] is True
+    # Sent again (a retry of the one that locked it), with its now older version: as it is.
+    again = Client().post(
+        url, {"version": seen + 1}, content_type="application/json", headers=headers
+    )
+    assert again.status_code == 200 and again.json()["confirmed"] is True
+    # No version, no body: as before.
+    plain = Client().post(url, "", content_type="application/json", headers=headers)
+    assert plain.status_code == 200
