@@ -13,6 +13,7 @@ from django.utils import translation
 from scoring import services
 from scoring.models import DealEntry, Game
 
+from .test_manage import event_game, finish, manage_url  # noqa: F401 (a fixture)
 from .test_views import create, hidden, page, text
 
 pytestmark = pytest.mark.django_db
@@ -168,3 +169,19 @@ def test_an_undo_page_left_open_never_undoes_a_deal_corrected_since(keeper):
     services.deal_correct(game_id=game.pk, number=1, calls=["hearts"], tricks=[5, 6, 5])
     assert keeper.post(url, posted).status_code == 302
     assert live(game, 3) is None
+
+
+def test_the_organisers_confirmation_left_open_never_confirms_a_result_changed_since(
+    event_game,  # noqa: F811
+):
+    game, organiser = event_game
+    game = finish(game)
+    url = manage_url(game, "manage_confirm")
+    shown = hidden(text(organiser.get(manage_url(game))), "version", url)
+    services.deal_correct(game_id=game.pk, number=9, calls=["spades"], tricks=[3, 8, 5])
+    late = organiser.post(url, {"version": shown})
+    assert late.status_code == 409 and f"after version {shown}" in text(late)
+    assert not Game.objects.get(pk=game.pk).confirmed
+    now = hidden(text(late), "version", url)
+    assert organiser.post(url, {"version": now}).status_code == 302
+    assert Game.objects.get(pk=game.pk).confirmed
