@@ -209,7 +209,7 @@ def test_a_hand_resent_after_another_phone_undid_it_never_brings_it_back(
         clash = page.locator("#offline .offline-clash")
         expect(clash).to_be_visible(timeout=15_000)
         with translation.override(language):
-            undone = gettext("Deal %(n)s was undone on another phone after you entered it")
+            undone = gettext("Deal %(n)s was undone on another phone meanwhile")
             nothing = gettext("Not on the score sheet: undone on another phone.")
             leave = gettext("Leave it undone")
         expect(clash.locator(".offline-clash-heading")).to_have_text(undone % {"n": 2})

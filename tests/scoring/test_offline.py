@@ -130,7 +130,7 @@ def test_the_script_is_given_the_version_each_hand_is_made_against_and_the_clash
     ).content.decode()
     assert f'<div id="game" class="game" data-version="{game.version}"' in page
     with translation.override(language):
-        undone = gettext("Deal %(n)s was undone on another phone after you entered it")
+        undone = gettext("Deal %(n)s was undone on another phone meanwhile")
         words = [
             undone % {"n": "{n}"},
             gettext("Not on the score sheet: undone on another phone."),
