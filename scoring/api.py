@@ -23,6 +23,7 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from ninja import Schema
 from pydantic import Field
 
 import engine
@@ -100,18 +101,18 @@ class GameOut(Body):
     version: int = Field(description="goes up with every change; send it back with a write")
 
 
-class Side(Body):
+class Side(Schema):
     version: int | None
-    deal: dict | None = Field(description="deal n as this side has it; null: not recorded")
+    deal: dict | None = Field(None, description="deal n as this side has it; null: not recorded")
 
 
-class StaleDetail(Body):
+class StaleDetail(Schema):
     message: str
     yours: Side | None = None
     current: Side | None = None
 
 
-class StaleOut(Body):
+class StaleOut(Schema):
     """A write refused because the game moved on: both sides, and the state as it is."""
 
     error: StaleDetail
