@@ -4,18 +4,26 @@ mounted at /api/ by config/api_urls.py.
 Checks run in this order: the game exists (404), the table's token (401 without one, 403 for a
 wrong one), the request body (400), then the service. The services' refusals carry a kind;
 config.api_ninja's one handler answers them (400, or 409 when the game has moved on). Only a
-conflict is caught here, to add the game's current state to the answer; a corrected record
-the engine refuses (PUT) answers `error.deal`, the first deal that fails. Every write goes
+conflict is caught here, to add the game's current state and version to the answer; a corrected
+record the engine refuses (PUT) answers `error.deal`, the first deal that fails. Every write goes
 through scoring.services, recorded as done by "api". The body schemas document the wire
 format; what a value must be is the service's rule (``loose`` fields).
+
+Every answer about a game carries its `version` (an extra field: the spec allows more). A
+write that may arrive late (a phone's offline queue, a retry) sends back the version it was
+made against; one whose deal changed since is refused with 409, and ``error.yours`` and
+``error.current`` show both sides (the version, and the deal as each would have it), as a
+deal recorded differently first (a clash) does. Without a version a write is taken as before.
 """
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from ninja import Schema
 from pydantic import Field
 
 import engine
@@ -26,14 +34,15 @@ from config.api import (
     bearer_token,
     json_response,
     loose,
+    parse_json,
     read_body,
 )
 from config.api_ninja import ApiRouter, body_doc
 
 from . import services, throttle
 from .errors import Conflict, DealRejected
-from .models import Game
-from .selectors import game_state_json
+from .models import Game, deal_as_record
+from .selectors import game_state_json, live_deals
 
 ACTOR = "api"
 MAX_ID = 2**63 - 1  # the largest primary key any database here stores
@@ -44,6 +53,12 @@ SEATS = {"type": "array", "items": {"type": "integer"}, "description": "by seat"
 CALLS = {"type": "array", "items": {"type": "string"}, "description": "the calls, in order"}
 TRICKS = {**SEATS, "description": "tricks won, by seat"}
 LAST_TRICKS = {**SEATS, "description": "the seats that won the last tricks, most recent first"}
+VERSION = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "the game's version this write was made against (from an earlier answer):"
+    " if the deal changed since, 409 with both sides; left out, the write is taken as it comes",
+}
 
 
 class GameIn(Body):
@@ -61,6 +76,7 @@ class DealIn(Body):
     calls: list[Any] = Field(json_schema_extra=CALLS)
     tricks: list[Any] | None = Field(None, json_schema_extra=TRICKS)
     last_tricks: list[Any] | None = Field(None, json_schema_extra=LAST_TRICKS)
+    version: loose(VERSION) = None
 
 
 class CorrectionIn(DealIn):
@@ -69,12 +85,39 @@ class CorrectionIn(DealIn):
 
 class LastTricksIn(Body):
     last_tricks: list[Any] = Field(json_schema_extra=LAST_TRICKS)
+    version: loose(VERSION) = None
+
+
+class UndoIn(Body):
+    """An undo's optional body: only its version is read (any other body is ignored)."""
+
+    version: loose(VERSION) = None
 
 
 class GameOut(Body):
     id: int
     players: list[str]
     state: dict
+    version: int = Field(description="goes up with every change; send it back with a write")
+
+
+class Side(Schema):
+    version: int | None
+    deal: dict | None = Field(None, description="deal n as this side has it; null: not recorded")
+
+
+class StaleDetail(Schema):
+    message: str
+    yours: Side | None = None
+    current: Side | None = None
+
+
+class StaleOut(Schema):
+    """A write refused because the game moved on: both sides, and the state as it is."""
+
+    error: StaleDetail
+    state: dict | None = None
+    version: int | None = None
 
 
 class GameCreated(GameOut):
@@ -82,7 +125,7 @@ class GameCreated(GameOut):
     url: str
 
 
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: StaleOut}
 
 
 def _game_or_404(game_id: int, *only: str) -> Game:
@@ -121,20 +164,48 @@ def _authorize(request: HttpRequest, game: Game) -> None:
 
 
 def _body(game: Game, state: dict) -> dict:
-    return {"id": game.pk, "players": game.players, "state": state}
+    return {"id": game.pk, "players": game.players, "state": state, "version": game.version}
+
+
+#: The refusals about one deal that the other side of: a late write, a deal recorded first.
+BOTH_SIDES = {"deal_stale", "undo_stale", "deal_taken"}
+
+
+def _deal_now(entries: list, number: int) -> dict | None:
+    if not 1 <= number <= len(entries):
+        return None
+    entry = entries[number - 1]
+    return {"deal": number, **deal_as_record(entry.calls, entry.tricks, entry.last_tricks)}
 
 
 @contextmanager
-def _refusals(game: Game) -> Iterator[None]:
-    """Around a service write: a conflict answers the game's current state too (the other
-    refusals go to the API's one handler as they are)."""
+def _refusals(game: Game, mine: dict | None = None, version: object = None) -> Iterator[None]:
+    """Around a service write: a conflict answers the game's current state and version too
+    (the other refusals go to the API's one handler as they are). A refusal about deal n
+    also shows both sides: `yours` (the version sent, and deal n as this write would have it:
+    `mine`, null for an undo) and `current` (the version now, and deal n as recorded)."""
     try:
         yield
     except Game.DoesNotExist:
         raise ApiError(404, f"no game {game.pk}") from None
     except Conflict as error:  # the state as it stands now, after whatever came first
         current = Game.objects.get(pk=game.pk)
-        raise ApiError.of(error, extra={"state": game_state_json(current)}) from None
+        entries = live_deals(current.pk)
+        detail = None
+        if error.code in BOTH_SIDES:
+            number = error.params["n"]
+            detail = {
+                "yours": {"version": version, "deal": mine},
+                "current": {"version": current.version, "deal": _deal_now(entries, number)},
+            }
+        extra = {"state": game_state_json(current, entries), "version": current.version}
+        raise ApiError.of(error, detail=detail, extra=extra) from None
+
+
+def _mine(number: object, data, *fields: str) -> dict:
+    """Deal `number` as a write would have it: its number and the fields it sent."""
+    sent = {name: getattr(data, name) for name in fields}
+    return {"deal": number, **{name: value for name, value in sent.items() if value is not None}}
 
 
 @router.post(
@@ -166,6 +237,7 @@ def games(request: HttpRequest) -> HttpResponse:
         "url": reverse("scoring:table", args=[game.pk]),
         "players": game.players,
         "state": game_state_json(game, []),
+        "version": game.version,
     }
     location = reverse("api:game", args=[game.pk])
     return json_response(body, 201, headers={"Location": location, "Cache-Control": "no-store"})
@@ -187,7 +259,8 @@ def deals(request: HttpRequest, game_id: int) -> HttpResponse:
     """Record deal `deal`; resending it records nothing twice (200)."""
     found = _writable(request, game_id)
     data = read_body(request, DealIn)
-    with _refusals(found):
+    mine = _mine(data.deal, data, "calls", "tricks", "last_tricks")
+    with _refusals(found, mine, data.version):
         recorded = services.deal_record(
             game_id=found.pk,
             number=data.deal,
@@ -195,6 +268,7 @@ def deals(request: HttpRequest, game_id: int) -> HttpResponse:
             tricks=data.tricks,
             last_tricks=data.last_tricks,
             actor=ACTOR,
+            version=data.version,
         )
     status = 201 if recorded.created else 200
     return json_response(_body(recorded.game, engine.state_as_json(recorded.state)), status)
@@ -214,21 +288,39 @@ def deal_patch(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """Add the last tricks' winners to deal `number` (a tie-break asks for them)."""
     found = _writable(request, game_id)
     data = read_body(request, LastTricksIn)
-    with _refusals(found):
+    with _refusals(found, _mine(number, data, "last_tricks"), data.version):
         recorded = services.last_tricks_add(
-            game_id=found.pk, number=number, last_tricks=data.last_tricks, actor=ACTOR
+            game_id=found.pk,
+            number=number,
+            last_tricks=data.last_tricks,
+            actor=ACTOR,
+            version=data.version,
         )
     return _deal_answer(recorded)
 
 
-@router.delete(DEAL, response={200: GameOut, **ERRORS}, url_name="deal_undo")
+@router.delete(
+    DEAL, response={200: GameOut, **ERRORS}, url_name="deal_undo", openapi_extra=body_doc(UndoIn)
+)
 def deal_undo(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
-    """Undo deal `number`, the last one, while the result is not confirmed (a body is
-    ignored)."""
+    """Undo deal `number`, the last one, while the result is not confirmed. A body
+    `{"version": v}` binds the undo to the version it was asked at; any other body is
+    ignored."""
     found = _writable(request, game_id)
-    with _refusals(found):
-        recorded = services.deal_undo(game_id=found.pk, number=number, actor=ACTOR)
+    version = _undo_version(request)
+    with _refusals(found, None, version):
+        recorded = services.deal_undo(game_id=found.pk, number=number, actor=ACTOR, version=version)
     return _deal_answer(recorded)
+
+
+def _undo_version(request: HttpRequest) -> object:
+    """The `version` of an undo's body, if it is a JSON object that has one; else None (an
+    undo's body was always ignored, and stays so unless it says a version)."""
+    try:
+        data = parse_json(request.body)
+    except (ApiError, RequestDataTooBig, OSError):
+        return None
+    return data.get("version") if isinstance(data, dict) else None
 
 
 @router.put(
@@ -244,7 +336,8 @@ def deal_correct(request: HttpRequest, game_id: int, number: int) -> HttpRespons
     data = read_body(request, CorrectionIn)
     if "deal" in data.model_fields_set and not (_is_int(data.deal) and data.deal == number):
         raise ApiError(400, f"deal must be {number}, the deal in the path, or left out")
-    with _refusals(found):
+    mine = _mine(number, data, "calls", "tricks", "last_tricks")
+    with _refusals(found, mine, data.version):
         try:
             recorded = services.deal_correct(
                 game_id=found.pk,
@@ -253,6 +346,7 @@ def deal_correct(request: HttpRequest, game_id: int, number: int) -> HttpRespons
                 tricks=data.tricks,
                 last_tricks=data.last_tricks,
                 actor=ACTOR,
+                version=data.version,
             )
         except DealRejected as error:
             deal = error.rule.deal if error.rule is not None else None

@@ -5,6 +5,11 @@ recorded the same deal differently keep "mine" through here too.
 Without JavaScript: the form is prefilled with the deal as recorded; a refusal comes back on
 the page naming the deal that no longer fits (scoring.rule_words); a correction redirects to
 where it came from (POST/redirect/GET). Every change goes through services.deal_correct.
+
+The form carries the game's version it was shown at: when another phone changed the deal
+since, nothing is saved and the page shows both, the deal as recorded now and as entered
+here, with the form ready to save this one over it (now knowingly: with the new version).
+Undone since, the table page shows the two instead, where "keep mine" records it anew.
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from . import selectors, services
 from .forms import CorrectForm
 from .keeper import actor, can_manage, is_keeper
 from .pages import game_or_404, no_store, not_keeper, submit
-from .presenters.corrections import correction_view
+from .presenters.corrections import clash_view, correction_view
 from .rule_words import correction_refusal
+from .table_page import render_table
 from .words import short_names
 
 TEMPLATE = "scoring/correct.html"
@@ -54,7 +60,7 @@ def correct(request, game_id: int, number: int):
     per_hand = selectors.rules_of(game).tricks_per_hand
     back, back_url = _back(request, game)
     kwargs = {"names": names, "per_hand": per_hand, "choices": correction.choices}
-    error, status = "", 200
+    error, status, clash = "", 200, None
     if request.method == "POST" and not game.confirmed:
         form = CorrectForm(request.POST, **kwargs)
         entry = correction.entry
@@ -68,6 +74,7 @@ def correct(request, game_id: int, number: int):
                 # Trick winners given for a tie-break stay while the tricks stay as they were.
                 last_tricks=entry.last_tricks if data["tricks"] == entry.tricks else None,
                 actor=actor(request),
+                version=data["version"],
             ),
             names=names,
             words=lambda failure, names: correction_refusal(failure, number, names),
@@ -80,12 +87,22 @@ def correct(request, game_id: int, number: int):
                 messages.info(request, _("Deal %(n)s already had these values.") % {"n": number})
             return redirect(back_url)
         error, status = submitted.message, submitted.status
+        if submitted.refused is not None and submitted.refused.code == "deal_stale":
+            game.refresh_from_db()
+            data = form.cleaned_data
+            correction = correction_view(game, number)
+            clash = clash_view(
+                game, number, data["call_list"], data.get("tricks"), undone=correction is None
+            )
+            if correction is None:
+                return render_table(request, game, keeper=True, clash=clash, status=status)
     else:
         form = CorrectForm(initial=_initial(correction.entry), **kwargs)
     shorts = short_names(names)
     seats = [{"name": name, "short": short} for name, short in zip(names, shorts, strict=True)]
     context = {
         "game": game,
+        "clash": clash,
         "correction": correction,
         "form": form,
         "seat_fields": list(zip(form.seat_fields(), seats, strict=True)),

@@ -93,13 +93,23 @@ def reopen(request, game: Game):
 @require_POST
 @organiser_only
 def confirm(request, game: Game):
-    """Confirm a finished result on the players' behalf (e.g. after a correction)."""
+    """Confirm a finished result on the players' behalf (e.g. after a correction), as the
+    page showed it: a result changed since (its version, a hidden field) is refused."""
+    version = _version(request.POST.get("version"))
     return _write(
         request,
         game,
         "confirm",
-        lambda by, reason: services.game_confirm(game_id=game.pk, actor=by),
+        lambda by, reason: services.game_confirm(game_id=game.pk, actor=by, version=version),
     )
+
+
+def _version(posted: str | None) -> object:
+    """The posted version as a number; anything else as it came (the service refuses it)."""
+    try:
+        return None if posted is None else int(posted)
+    except ValueError:
+        return posted
 
 
 @require_POST

@@ -36,9 +36,15 @@ MESSAGES: dict[str, Promise] = {
     "confirmed_no_deals": _("the result is confirmed: no more deals"),
     "void_no_deals": _("the game is void (set aside by the organisers): no more deals"),
     "undo_stale": _(
-        "This confirmation is out of date: the game has changed since it was shown. "
+        "This confirmation is out of date: deal %(n)s changed after version %(yours)s of the "
+        "game, the one it was shown with (the game is at version %(current)s now). "
         "Nothing was undone."
     ),
+    "deal_stale": _(
+        "deal %(n)s changed on another phone after version %(yours)s of the game, the one "
+        "this was entered against (the game is at version %(current)s now): nothing was changed"
+    ),
+    "version_invalid": _("version must be the game's version you saw, a whole number from 0"),
     "undo_confirmed": _("the result is confirmed: reopen it before undoing a deal"),
     "undo_not_last": _("only the last deal (%(n)s) can be undone"),
     "confirmed": _("the result is confirmed"),
@@ -51,6 +57,10 @@ MESSAGES: dict[str, Promise] = {
     "result_by_hand": _("the organisers set this game's result by hand: ask them to change it"),
     # --- the result
     "not_confirmable": _("only a finished game with settled placings can be confirmed"),
+    "confirm_stale": _(
+        "the game changed after version %(yours)s, the one this phone showed (it is at "
+        "version %(current)s now): check the score sheet, then confirm again"
+    ),
     "reopen_reason": _("say why the result is reopened"),
     "not_confirmed": _("the result is not confirmed"),
     # --- the players' own confirmations (scoring.services.verdicts)

@@ -148,6 +148,10 @@ class GameChange(models.Model):
     deal_number = models.PositiveIntegerField(null=True, blank=True)
     data = models.JSONField(default=dict, blank=True)
     reason = models.TextField(blank=True)
+    #: The game's version once this change was made: a write made against an older version
+    #: is refused when its deal changed after it (scoring.selectors.deal_changed_since).
+    #: Empty on changes stored before versions were kept.
+    version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]

@@ -113,6 +113,26 @@ def game_state_json(game: Game, entries: Deals | None = None) -> dict:
     return engine.state_as_json(game_state(game, entries))
 
 
+#: The history's marks of a change to one deal's values (its row, or its being live).
+DEAL_WRITES = (
+    GameChange.Action.DEAL_RECORDED,
+    GameChange.Action.DEAL_UNDONE,
+    GameChange.Action.DEAL_CORRECTED,
+    GameChange.Action.LAST_TRICKS,
+)
+
+
+def deal_changed_since(game: Game, number: int, version: int | None) -> bool:
+    """Whether deal `number` was recorded, undone, corrected or given its last tricks after
+    the game's `version` (the history stamps each change with the version it made). No
+    version, or the game's own: nothing to ask."""
+    if version is None or version >= game.version:
+        return False
+    return GameChange.objects.filter(
+        game_id=game.pk, deal_number=number, action__in=DEAL_WRITES, version__gt=version
+    ).exists()
+
+
 def game_history(game: Game) -> list[GameChange]:
     """The whole history of a game, oldest first."""
     return list(game.changes.all())

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 from . import selectors, services
 from .forms import UndoForm
 from .keeper import actor, is_keeper
+from .messages import render as render_message
 from .pages import game_or_404, no_store, not_keeper, submit
 from .presenters.table import undo_summary
 
@@ -26,8 +27,9 @@ def undo(request, game_id: int):
     """Undo the last deal, after one confirmation step (this page).
 
     The confirmation is bound to the deal it names and the game's version when the table
-    page offered it (?deal=&v=, then hidden fields): Back after an undo, or a second tap,
-    finds it out of date and undoes nothing more. The page is never stored (no-store), and a
+    page offered it (?deal=&v=, then hidden fields): Back after an undo, a second tap, or a
+    page left open while another phone changed that deal finds it out of date (the one rule
+    of services.base.not_stale) and undoes nothing. The page is never stored (no-store), and a
     successful undo redirects to the table (POST/redirect/GET)."""
     game = game_or_404(game_id)
     if not is_keeper(request, game):
@@ -55,15 +57,14 @@ def undo(request, game_id: int):
         status, stale = submitted.status, True
     else:
         asked_deal, asked_version = _int(request.GET.get("deal")), _int(request.GET.get("v"))
-        if (asked_deal, asked_version) != (None, None) and (asked_deal, asked_version) != (
-            last,
-            game.version,
+        if (asked_deal, asked_version) != (None, None) and (
+            asked_deal != last
+            or asked_version is None
+            or selectors.deal_changed_since(game, asked_deal, asked_version)
         ):
             stale, status = True, 409
-            error = _(
-                "This confirmation is out of date: the game has changed since it was shown "
-                "(deal %(n)s may be undone already). Nothing was undone."
-            ) % {"n": asked_deal}
+            params = {"n": asked_deal, "yours": asked_version, "current": game.version}
+            error = render_message("undo_stale", params)
     context = {
         "game": game,
         "form": UndoForm(initial={"deal": last, "version": game.version}),

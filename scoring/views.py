@@ -86,11 +86,13 @@ def _done(request, game: Game) -> HttpResponse:
 
 
 def _clash(game: Game, submitted, number, calls, tricks):
-    """Another phone recorded this deal first, with other values: both versions, to keep
-    either (presenters.corrections.clash_view); None for any other refusal."""
+    """Another phone recorded this deal first, with other values, or undid it after this
+    page was shown: both versions, to keep either (presenters.corrections.clash_view); None
+    for any other refusal."""
     if not isinstance(submitted.refused, Conflict):
         return None
-    return clash_view(game, number, calls, tricks)
+    undone = submitted.refused.code == "deal_stale"
+    return clash_view(game, number, calls, tricks, undone=undone)
 
 
 @keeper_post
@@ -106,6 +108,7 @@ def call(request, game: Game):
             number=data["deal"],
             calls=[*data["calls"], data["call"]],
             actor=actor(request),
+            version=data["version"],
         ),
         names=names,
         on_form=False,
@@ -145,6 +148,7 @@ def deal(request, game: Game):
             calls=data["calls"],
             tricks=data["tricks"],
             actor=actor(request),
+            version=data["version"],
         ),
         names=names,
     )
@@ -176,7 +180,11 @@ def last_tricks(request, game: Game):
     submitted = submit(
         form,
         lambda data: services.last_tricks_add(
-            game_id=game.id, number=data["deal"], last_tricks=data["winners"], actor=actor(request)
+            game_id=game.id,
+            number=data["deal"],
+            last_tricks=data["winners"],
+            actor=actor(request),
+            version=data["version"],
         ),
         names=names,
     )
@@ -196,7 +204,7 @@ def confirm(request, game: Game):
     submitted = submit(
         form,
         lambda data: services.game_confirm(
-            game_id=game.id, actor=data["player"], by_keeper=by_keeper
+            game_id=game.id, actor=data["player"], by_keeper=by_keeper, version=data["version"]
         ),
         names=names,
     )

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from config.api import ApiError, Body, ErrorOut, bearer_token, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
 from scoring import services as scoring
+from scoring.errors import Conflict
 from scoring.models import Game, Quorum
 from scoring.selectors import game_state_json
 
@@ -29,6 +30,18 @@ REASON = {"type": "string"}
 
 class EmptyIn(Body):
     """``{}`` (or no body at all)."""
+
+
+class ConfirmIn(Body):
+    """``{}`` (or no body at all), or the game's version the result was seen at."""
+
+    version: loose(
+        {
+            "type": "integer",
+            "minimum": 0,
+            "description": "the game's version whose result is confirmed: changed since, 409",
+        }
+    ) = None
 
 
 class SubstituteIn(Body):
@@ -207,29 +220,45 @@ def _confirmer(request: HttpRequest, game: Game) -> str:
 
 
 @router.post(
-    "/games/{game_id}/confirm", auth=None, response={200: dict, **ERRORS}, url_name="game_confirm"
+    "/games/{game_id}/confirm",
+    auth=None,
+    response={200: dict, **ERRORS},
+    url_name="game_confirm",
+    openapi_extra=body_doc(ConfirmIn),
 )
 def game_confirm(request: HttpRequest, game_id: str) -> HttpResponse:
     """Lock a finished game's result (again: no change); the organiser's or the table's
-    token."""
+    token. With `version` (sent late, a retry), a game changed since is refused (409, both
+    versions in ``error.yours`` and ``error.current``)."""
     pk = number(game_id, _("no such game"))
     game = Game.objects.filter(pk=pk).first()
     if game is None:
         raise ApiError(404, _("no such game"))
     confirmer = _confirmer(request, game)
-    read_body(request, EmptyIn, empty_ok=True)
+    version = read_body(request, ConfirmIn, empty_ok=True).version
     table = Table.objects.select_related("round__event").filter(game=game).first()
-    if confirmer == "api" and game.quorum != Quorum.KEEPER:
-        # The table's own token is the keeper: its word locks once the game's quorum agrees.
-        game = scoring.game_confirm(game_id=game.pk, actor=confirmer, by_keeper=True)
-    elif table is not None:
-        game = services.result_confirm(table=table, actor=confirmer)
-    else:
-        game = scoring.game_confirm(game_id=game.pk, actor=confirmer)
+    try:
+        if confirmer == "api" and game.quorum != Quorum.KEEPER:
+            # The table's own token is the keeper: its word locks once the quorum agrees.
+            game = scoring.game_confirm(
+                game_id=game.pk, actor=confirmer, by_keeper=True, version=version
+            )
+        elif table is not None:
+            game = services.result_confirm(table=table, actor=confirmer, version=version)
+        else:
+            game = scoring.game_confirm(game_id=game.pk, actor=confirmer, version=version)
+    except Conflict as error:
+        if error.code != "confirm_stale":
+            raise
+        now = Game.objects.get(pk=game.pk)
+        detail = {"yours": {"version": version}, "current": {"version": now.version}}
+        extra = {"state": game_state_json(now), "version": now.version}
+        raise ApiError.of(error, detail=detail, extra=extra) from None
     body = {
         "id": game.pk,
         "players": game.players,
         "state": game_state_json(game),
+        "version": game.version,
         "confirmed": game.confirmed,
     }
     if not game.confirmed:

@@ -117,9 +117,18 @@ class GameNewForm(Form):
         return data
 
 
+def version_field():
+    """The game's version the page was shown at (a hidden field of every form that changes a
+    deal or confirms): a form sent late (a page left open, Back, a retry) whose deal changed
+    since is refused by the service instead of overwriting it. Optional: a page kept from
+    before (the phone's offline copy) posts without it, and is taken as it always was."""
+    return forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+
 class CallForm(Form):
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     calls = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+    version = version_field()
     call = forms.ChoiceField(choices=[(call.name, call.name) for call in engine.ALL_CALLS])
 
     def clean_calls(self):
@@ -134,6 +143,7 @@ class TricksForm(Form):
 
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     calls = forms.CharField(max_length=100, widget=forms.HiddenInput)
+    version = version_field()
 
     def __init__(self, *args, names: list[str], per_hand: int, **kwargs):
         super().__init__(*args, **kwargs)
@@ -173,6 +183,7 @@ class LastTricksForm(Form):
     """Who won the last tricks of the last hand, the most recent first."""
 
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    version = version_field()
 
     def __init__(self, *args, names: list[str], per_hand: int, count: int, given=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -200,6 +211,7 @@ class LastTricksForm(Form):
 
 class ConfirmForm(Form):
     player = forms.ChoiceField(label=_("Who confirms?"), widget=_radio())
+    version = version_field()
 
     def __init__(self, *args, names: list[str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -267,6 +279,7 @@ class CorrectForm(Form):
     allow at that deal) and, unless they ended in a redeal, each player's tricks."""
 
     calls = forms.ChoiceField(label=_("The calls"), widget=_radio())
+    version = version_field()
 
     def __init__(self, *args, names: list[str], per_hand: int, choices: list, **kwargs):
         super().__init__(*args, **kwargs)

@@ -93,31 +93,45 @@ def correction_view(game: Game, number: int) -> CorrectionView | None:
 
 @dataclass(frozen=True)
 class ClashView:
-    """Two phones entered the same deal differently: both versions, side by side."""
+    """Two phones entered the same deal differently (or one undid it after the other's page
+    was shown): both versions, side by side."""
 
     number: int
     recorded: str
     mine: str
     calls: str  # what this phone sent, for the "keep mine" form
     tricks: list[int] | None
+    undone: bool = False  # not on the sheet: "keep mine" records it anew
+
+    @property
+    def last_call(self) -> str:
+        """A redeal kept anew goes through the call form: its last call..."""
+        return self.calls.split(",")[-1]
+
+    @property
+    def calls_before(self) -> str:
+        """... after the calls before it."""
+        return ",".join(self.calls.split(",")[:-1])
 
 
-def clash_view(game: Game, number: object, calls: list, tricks: list | None) -> ClashView | None:
-    """The clash when deal `number` is recorded with other values than these; else None."""
+def clash_view(
+    game: Game, number: object, calls: list, tricks: list | None, *, undone: bool = False
+) -> ClashView | None:
+    """The clash when deal `number` is recorded with other values than these, or (`undone`)
+    was undone on another phone after this one was entered; else None."""
     entries = selectors.live_entries(game)
-    if not isinstance(number, int) or not 1 <= number <= len(entries):
+    if not isinstance(number, int) or not 1 <= number <= len(entries) + undone:
         return None
+    before = entries[: number - 1]
+    mine = deal_words(game, before, calls, tricks)
+    chosen = {"number": number, "mine": mine, "calls": ",".join(calls), "tricks": tricks}
+    if number > len(entries):
+        recorded = _("Not on the score sheet: undone on another phone.")
+        return ClashView(recorded=recorded, undone=True, **chosen)
     entry = entries[number - 1]
     if (entry.calls, entry.tricks) == (calls, tricks):
         return None
-    before = entries[: number - 1]
-    return ClashView(
-        number=number,
-        recorded=deal_words(game, before, entry.calls, entry.tricks),
-        mine=deal_words(game, before, calls, tricks),
-        calls=",".join(calls),
-        tricks=tricks,
-    )
+    return ClashView(recorded=deal_words(game, before, entry.calls, entry.tricks), **chosen)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import engine
 from ..errors import Conflict, InvalidInput, names_alike, rules_refuse
 from ..models import Game, GameChange
 from ..names import MAX_NAME, NameProblem, PlayerName, first_repeat
+from ..selectors import deal_changed_since
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ def locked(game_id: int) -> Game:
 
 
 def log(game, action, actor, deal_number=None, data=None, reason=""):
+    """One line of the game's history, stamped with the game's version once the change is
+    made (callers log after `store`): what tells a late write that its deal moved on."""
     GameChange.objects.create(
         game=game,
         action=action,
@@ -83,7 +86,28 @@ def log(game, action, actor, deal_number=None, data=None, reason=""):
         deal_number=deal_number,
         data=data or {},
         reason=reason,
+        version=game.version,
     )
+
+
+def seen_version(version: object) -> int | None:
+    """The game version a write says it was made against: a whole number from 0, or None
+    (not given: the write is taken as it comes, as before versions were sent)."""
+    if version is None:
+        return None
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise InvalidInput("version_invalid")
+    return version
+
+
+def not_stale(game: Game, number: int, version: int | None, code: str = "deal_stale") -> None:
+    """The one rule for a write that may arrive late (an offline queue, a retry, a page left
+    open): made against `version`, it is refused when deal `number` was recorded, corrected,
+    undone or given its last tricks after that version, on whatever phone: it would silently
+    overwrite (or bring back) what the table did since. Changes to other deals do not make
+    it stale. The refusal names both versions (`yours`, `current`)."""
+    if deal_changed_since(game, number, version):
+        raise Conflict(code, n=number, yours=version, current=game.version)
 
 
 def reason_given(reason: object) -> str:

@@ -19,7 +19,7 @@ import engine
 from ..errors import Conflict, InvalidInput
 from ..models import DealEntry, Game, GameChange
 from ..selectors import LiveDeal, engine_game, game_record, live_deals
-from .base import Recorded, locked, log, replay, replay_decides, store
+from .base import Recorded, locked, log, not_stale, replay, replay_decides, seen_version, store
 
 
 def _same_deal(entry: LiveDeal, calls, tricks, last_tricks) -> bool:
@@ -58,16 +58,21 @@ def deal_record(
     tricks: object = None,
     last_tricks: object = None,
     actor: str = "",
+    version: object = None,
 ) -> Recorded:
-    """Record deal `number`; the same deal sent again records nothing (created=False)."""
+    """Record deal `number`; the same deal sent again records nothing (created=False),
+    whatever `version` it carries. With `version` (the game's version the deal was entered
+    against), a deal sent after another phone undid deal `number` is refused (base.not_stale)
+    instead of bringing the undone deal back."""
     _deal_number(number, "deal_number")
+    version = seen_version(version)
     return _decided_once_more_on_a_race(
-        _deal_record, game_id, number, calls, tricks, last_tricks, actor
+        _deal_record, game_id, number, calls, tricks, last_tricks, actor, version
     )
 
 
 @transaction.atomic
-def _deal_record(game_id, number, calls, tricks, last_tricks, actor) -> Recorded:
+def _deal_record(game_id, number, calls, tricks, last_tricks, actor, version) -> Recorded:
     game = locked(game_id)
     entries = live_deals(game.pk)
     if number <= len(entries):
@@ -76,6 +81,7 @@ def _deal_record(game_id, number, calls, tricks, last_tricks, actor) -> Recorded
         raise Conflict("deal_taken", n=number)
     if number != len(entries) + 1:
         raise Conflict("deal_not_next", n=number, next=len(entries) + 1)
+    not_stale(game, number, version)
     if game.confirmed:
         raise Conflict("confirmed_no_deals")
     replay_decides(game)
@@ -99,12 +105,13 @@ def deal_undo(
     *, game_id: int, number: object, actor: str = "", reason: str = "", version: object = None
 ) -> Recorded:
     """Undo the last deal while the result is unconfirmed; the row is kept, marked undone.
-    With `version` (the game's version when the confirmation was shown), a game that has
-    changed since is refused: a stale confirmation never undoes the deal before."""
+    With `version` (the game's version when the undo was asked for), a deal changed since
+    (undone already, corrected, recorded anew) is refused (base.not_stale): a second tap or
+    Back never undoes the deal before, and a late undo never takes away what it did not see."""
+    version = seen_version(version)
     game = locked(game_id)
     entries = live_deals(game.pk)
-    if version is not None and version != game.version:
-        raise Conflict("undo_stale")
+    not_stale(game, number, version, "undo_stale")
     if game.confirmed:
         raise Conflict("undo_confirmed")
     replay_decides(game)
@@ -120,9 +127,12 @@ def deal_undo(
 
 @transaction.atomic
 def last_tricks_add(
-    *, game_id: int, number: object, last_tricks: object, actor: str = ""
+    *, game_id: int, number: object, last_tricks: object, actor: str = "", version: object = None
 ) -> Recorded:
-    """Give the winners of the last tricks of the last hand, for a tie-break."""
+    """Give the winners of the last tricks of the last hand, for a tie-break. The same
+    winners again change nothing; with `version`, other winners given since are not
+    overwritten (base.not_stale)."""
+    version = seen_version(version)
     game = locked(game_id)
     entries = live_deals(game.pk)
     if game.confirmed:
@@ -133,6 +143,9 @@ def last_tricks_add(
     if not isinstance(last_tricks, list):
         raise InvalidInput("last_tricks_not_list")
     entry = entries[-1]
+    if version is not None and entry.last_tricks == last_tricks:
+        return Recorded(game, engine.replay(game_record(game, entries)), created=False)
+    not_stale(game, number, version)
     before = entry.last_tricks
     state = replay(game_record(game, [*entries[:-1], entry._replace(last_tricks=last_tricks)]))
     DealEntry.objects.filter(pk=entry.pk).update(last_tricks=last_tricks)
@@ -151,6 +164,7 @@ def deal_correct(
     tricks: object = None,
     last_tricks: object = None,
     actor: str = "",
+    version: object = None,
 ) -> Recorded:
     """Correct deal `number`, any recorded deal, not only the last: a mistake found hands later
     costs one correction instead of undoing every hand since. The whole game is replayed with
@@ -158,26 +172,30 @@ def deal_correct(
     DealRejected names the first deal that fails (its `rule.deal`). The old row is kept,
     marked undone at the moment its replacement was entered, and the history holds both
     (before → after), so a correction is never silent. The same values again change nothing
-    (created=False); a confirmed result must be reopened by an organiser first."""
+    (created=False); a confirmed result must be reopened by an organiser first. With
+    `version` (the game's version the correction was made against), a deal changed since on
+    another phone is refused (base.not_stale), not overwritten."""
     _deal_number(number, "correct_number")
+    version = seen_version(version)
     return _decided_once_more_on_a_race(
-        _deal_correct, game_id, number, calls, tricks, last_tricks, actor
+        _deal_correct, game_id, number, calls, tricks, last_tricks, actor, version
     )
 
 
 @transaction.atomic
-def _deal_correct(game_id, number, calls, tricks, last_tricks, actor) -> Recorded:
+def _deal_correct(game_id, number, calls, tricks, last_tricks, actor, version) -> Recorded:
     game = locked(game_id)
     if game.confirmed:
         raise Conflict("correct_confirmed")
     if game.void:
         raise Conflict("void")
     entries = live_deals(game.pk)
-    if number > len(entries):
-        raise Conflict("deal_not_recorded", n=number, count=len(entries))
-    old = entries[number - 1]
-    if _same_deal(old, calls, tricks, last_tricks):
+    old = entries[number - 1] if number <= len(entries) else None
+    if old is not None and _same_deal(old, calls, tricks, last_tricks):
         return Recorded(game, engine.replay(game_record(game, entries)), created=False)
+    not_stale(game, number, version)
+    if old is None:
+        raise Conflict("deal_not_recorded", n=number, count=len(entries))
     replay_decides(game)
     new = DealEntry(
         game=game,
@@ -197,11 +215,12 @@ def _deal_correct(game_id, number, calls, tricks, last_tricks, actor) -> Recorde
 
 
 def calls_make(
-    *, game_id: int, number: object, calls: list[str], actor: str = ""
+    *, game_id: int, number: object, calls: list[str], actor: str = "", version: object = None
 ) -> Recorded | None:
     """The calls of the deal being entered, so far. Calls the rules do not open now are
     refused; calls that end in a redeal are recorded at once (a redeal has nothing more to
-    enter); otherwise nothing is written yet and None says the tricks are due."""
+    enter; `version` as deal_record's); otherwise nothing is written yet and None says the
+    tricks are due."""
     game = Game.objects.get(pk=game_id)
     auction = engine_game(game).auction()
     try:
@@ -211,4 +230,4 @@ def calls_make(
         raise InvalidInput("call_not_open") from None
     if not auction.redeal:
         return None
-    return deal_record(game_id=game_id, number=number, calls=calls, actor=actor)
+    return deal_record(game_id=game_id, number=number, calls=calls, actor=actor, version=version)

@@ -11,18 +11,26 @@ from ..errors import Conflict, InvalidInput
 from ..models import Game, GameChange, Quorum
 from ..selectors import game_record, live_deals
 from ..signals import game_reopened
-from .base import clean_players, locked, log, reason_given, still_open
+from .base import clean_players, locked, log, reason_given, seen_version, still_open
 from .verdicts import confirmers, keeper_agree, lock
 
 
 @transaction.atomic
-def game_confirm(*, game_id: int, actor: str = "", by_keeper: bool = False) -> Game:
+def game_confirm(
+    *, game_id: int, actor: str = "", by_keeper: bool = False, version: object = None
+) -> Game:
     """Confirm a finished, settled result. An organiser's confirmation locks it; the keeper's
     (`by_keeper`) is the keeper's verdict and locks only once the game's quorum agrees
-    (scoring.services.verdicts): the caller reads `game.confirmed` to tell."""
+    (scoring.services.verdicts): the caller reads `game.confirmed` to tell. With `version`
+    (the game's version the result was shown at), a game changed since is refused: a page
+    left open never confirms a result its keeper has not seen. Confirmed already, it is
+    answered as it is (a resent confirmation)."""
+    version = seen_version(version)
     game = locked(game_id)
     if game.confirmed:
         return game
+    if version is not None and version != game.version:
+        raise Conflict("confirm_stale", yours=version, current=game.version)
     if not game.confirmable:
         raise Conflict("not_confirmable")
     if by_keeper and game.quorum != Quorum.KEEPER:

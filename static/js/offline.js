@@ -4,9 +4,13 @@
  * localStorage with its deal number and sent, oldest first, through the JSON API when the
  * connection returns: POST /api/games/{id}/deals with the table's token and "deal": n. The
  * API records the same deal sent twice once (200) and refuses a different one (409), so a
- * resend is safe. A 409 stops the queue and shows both versions, one tap keeps either; any
- * other refusal stops it too, with the message and a button to discard that hand: nothing is
- * ever dropped without the keeper saying so. While hands wait, the page cannot ask the server
+ * resend is safe. Each hand also carries "version": the game's version the page showed when
+ * the hand was entered (#game's data-version); a hand whose deal another phone changed or
+ * undid since is refused (409) rather than bringing the undone deal back. A 409 about the
+ * deal (error.current: the deal as recorded now, or null) stops the queue and shows both
+ * versions, one tap keeps either ("keep mine" is sent with the version that 409 answered, the
+ * one the keeper has now seen); any other refusal stops it too, with the message and a
+ * button to discard that hand: nothing is ever dropped without the keeper saying so. While hands wait, the page cannot ask the server
  * what comes next, so its own form asks for each next hand (the call, then the tricks) and the
  * sheet shows the waiting hands. The service worker (scoring/offline.py) keeps a copy of the
  * page and its files so it loads offline once it was opened.
@@ -24,6 +28,7 @@
   var stopped = false; // a refusal waits for the keeper's choice
   var sentSome = false;
   var entry = null; // the hand being entered on the page's own form: {deal, calls}
+  var clash = null; // the clash shown: {version: the game's now, undone: deal n not recorded}
 
   function fill(text, values) {
     return text.replace(/\{(\w+)\}/g, function (match, name) {
@@ -106,6 +111,14 @@
     var input = document.querySelector('#game input[name="deal"]');
     var number = parseInt(input ? input.value : root.dataset.next, 10);
     return isNaN(number) ? null : number;
+  }
+
+  /* The game's version the page shows (the server's last word): each kept hand is made
+   * against it. */
+  function pageVersion() {
+    var game = document.getElementById("game");
+    var version = parseInt(game ? game.dataset.version : "", 10);
+    return isNaN(version) ? null : version;
   }
 
   function nextNumber() {
@@ -211,7 +224,7 @@
 
   function keep(deal, calls, tricks) {
     var queue = load();
-    var hand = { deal: deal, calls: calls };
+    var hand = { deal: deal, calls: calls, version: pageVersion() };
     if (tricks) hand.tricks = tricks;
     queue.push(hand);
     save(queue);
@@ -340,6 +353,7 @@
   function bodyOf(hand) {
     var body = { deal: hand.deal, calls: hand.calls };
     if (hand.tricks) body.tricks = hand.tricks;
+    if (typeof hand.version === "number") body.version = hand.version;
     return body;
   }
 
@@ -349,6 +363,7 @@
     save(queue);
     sentSome = true;
     stopped = false;
+    clash = null;
     root.querySelector(".offline-clash").hidden = true;
     root.querySelector(".offline-error").hidden = true;
     render();
@@ -376,20 +391,24 @@
     );
   }
 
+  /* A 409 about this hand's deal names the deal as recorded now (error.current.deal, null
+   * when it is not on the sheet: undone on another phone): both are shown side by side. */
   function refused(hand, answer) {
     stopped = true;
-    var deals = (answer.body.state && answer.body.state.deals) || [];
-    var recorded = deals[hand.deal - 1];
-    if (answer.status === 409 && recorded && recorded.deal === hand.deal) {
-      var clash = root.querySelector(".offline-clash");
-      var heading = clash.querySelector(".offline-clash-heading");
-      heading.textContent = fill(heading.dataset.text, { n: hand.deal });
-      var calls = recorded.calls.map(function (made) {
-        return made.call;
-      });
-      clash.querySelector(".offline-recorded").textContent = words(calls, recorded.tricks);
-      clash.querySelector(".offline-mine").textContent = words(hand.calls, hand.tricks);
-      clash.hidden = false;
+    var current = answer.body.error && answer.body.error.current;
+    if (answer.status === 409 && current && current.deal !== undefined) {
+      var recorded = current.deal;
+      clash = { version: answer.body.version, undone: recorded === null };
+      var box = root.querySelector(".offline-clash");
+      var heading = box.querySelector(".offline-clash-heading");
+      var text = clash.undone ? heading.dataset.undone : heading.dataset.text;
+      heading.textContent = fill(text, { n: hand.deal });
+      var shown = box.querySelector(".offline-recorded");
+      shown.textContent = clash.undone ? shown.dataset.undone : words(recorded.calls, recorded.tricks);
+      var keepRecorded = box.querySelector(".offline-keep-recorded");
+      keepRecorded.textContent = clash.undone ? keepRecorded.dataset.undone : keepRecorded.dataset.text;
+      box.querySelector(".offline-mine").textContent = words(hand.calls, hand.tricks);
+      box.hidden = false;
     } else {
       var error = answer.body.error || {};
       root.querySelector(".offline-error-text").textContent =
@@ -401,11 +420,17 @@
 
   root.querySelector(".offline-keep-recorded").addEventListener("click", sent);
   root.querySelector(".offline-discard").addEventListener("click", sent);
+  /* Keep mine: sent again against the version the clash showed, the keeper having seen the
+   * deal as it is now; a correction of deal n (PUT), or, undone meanwhile, deal n anew. */
   root.querySelector(".offline-keep-mine").addEventListener("click", function () {
     var hand = load()[0];
-    if (!hand) return;
-    request("PUT", data.api + "/" + hand.deal, bodyOf(hand)).then(function (answer) {
-      if (answer.status === 200) sent();
+    if (!hand || !clash) return;
+    var body = bodyOf(hand);
+    body.version = clash.version;
+    var method = clash.undone ? "POST" : "PUT";
+    var url = clash.undone ? data.api : data.api + "/" + hand.deal;
+    request(method, url, body).then(function (answer) {
+      if (answer.status === 200 || answer.status === 201) sent();
       else refused(hand, answer);
     });
   });

@@ -18,7 +18,7 @@ import re
 
 import pytest
 from django.utils import translation
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from playwright.sync_api import expect
 
 from scoring import services
@@ -172,6 +172,64 @@ def test_a_deal_recorded_meanwhile_on_another_phone_is_a_clash(
     live = [(n, c, t) for n, c, t in recorded(game) if n == 2]
     state = DealEntry.objects.filter(game=game, number=2, undone_at__isnull=True).get()
     assert (state.calls, state.tricks) == (["spades"], [8, 5, 3]), live
+
+
+@pytest.mark.parametrize("language", ["en", "bg"])
+def test_a_hand_resent_after_another_phone_undid_it_never_brings_it_back(
+    new_phone, live_server, screenshot, language
+):
+    """The hand reached the server but its answer was lost; another phone undid that deal.
+    Sent again, it carries the version it was entered against: refused, shown as a clash
+    (nothing on the sheet / the keeper's hand), never silently recorded again. A third phone
+    then records the deal otherwise before "Keep mine" is tapped: that tap is refused in turn
+    and shows the newest, and the next tap keeps the keeper's over it."""
+    page = new_phone(locale="bg-BG" if language == "bg" else "en-GB")
+    game = start(page, live_server)
+    online_hand(page, 1, "hearts", [4, 7, 5])
+    wait_until_kept(page)
+    shown = Game.objects.get(pk=game.pk).version
+
+    with every_screen.paused():
+        page.context.set_offline(True)
+        page.locator('#game button[name="call"][value="spades"]').click()
+        entry = page.locator("#offline form.offline-entry")
+        entry.locator("#offline-tricks-0").fill("8")
+        entry.locator("#offline-tricks-1").fill("5")
+        entry.locator("button[type=submit]").click()
+        banner = page.locator("#offline .offline-banner")
+        expect(banner).to_have_text(banner_text(language, 1))
+        # The first send arrived (its answer did not); another phone then undid deal 2.
+        services.deal_record(
+            game_id=game.pk, number=2, calls=["spades"], tricks=[8, 5, 3], version=shown
+        )
+        services.deal_undo(game_id=game.pk, number=2, actor="table")
+
+        page.context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        clash = page.locator("#offline .offline-clash")
+        expect(clash).to_be_visible(timeout=15_000)
+        with translation.override(language):
+            undone = gettext("Deal %(n)s was undone on another phone meanwhile")
+            nothing = gettext("Not on the score sheet: undone on another phone.")
+            leave = gettext("Leave it undone")
+        expect(clash.locator(".offline-clash-heading")).to_have_text(undone % {"n": 2})
+        expect(clash.locator(".clash-recorded")).to_have_text(nothing)
+        expect(clash.locator(".offline-keep-recorded")).to_have_text(leave)
+        expect(clash.locator(".clash-mine")).to_contain_text("Ana 8, Boris 5")
+        expect(banner).to_have_text(banner_text(language, 1))  # nothing dropped
+        assert not DealEntry.objects.filter(game=game, number=2, undone_at__isnull=True).exists()
+        screenshot(page, f"offline-{language}-clash-undone")
+
+        # A third phone records deal 2 otherwise before the keeper taps "Keep mine".
+        services.deal_record(game_id=game.pk, number=2, calls=["diamonds"], tricks=[5, 3, 8])
+        clash.locator(".offline-keep-mine").click()
+        expect(clash.locator(".clash-recorded")).to_contain_text("5, Boris 3", timeout=15_000)
+        live = DealEntry.objects.filter(game=game, number=2, undone_at__isnull=True).get()
+        assert (live.calls, live.tricks) == (["diamonds"], [5, 3, 8])
+        clash.locator(".offline-keep-mine").click()
+    expect(page.locator("#deal-heading")).to_contain_text(" 3", timeout=15_000)
+    live = DealEntry.objects.filter(game=game, number=2, undone_at__isnull=True).get()
+    assert (live.calls, live.tricks) == (["spades"], [8, 5, 3])
 
 
 def test_a_post_lost_on_the_network_is_kept_and_sent(new_phone, live_server, screenshot):

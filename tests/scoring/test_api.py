@@ -25,8 +25,9 @@ from tests.engine.strategies import json_values, last_tricks_for, tricks_for
 pytestmark = pytest.mark.django_db
 
 PLAYERS = ["Ana", "Boris", "Vera"]
-GAME_KEYS = {"id", "players", "state"}
-CREATED_KEYS = {"id", "token", "url", "players", "state"}
+# The spec's keys, and the game's version (an extra key, which the spec allows).
+GAME_KEYS = {"id", "players", "state", "version"}
+CREATED_KEYS = {"id", "token", "url", "players", "state", "version"}
 # Nine blato hands in which everyone makes their target: a three-way tie at 0.
 TIED_BLATO = [{"calls": ["spades"], "tricks": t} for t in ([3, 8, 5], [5, 3, 8], [8, 5, 3])] * 3
 
@@ -327,8 +328,9 @@ def test_a_conflicting_deal_answers_409_with_the_state_and_changes_nothing(clien
     response = post_deal(client, game, number, deal)
     assert_error(response, 409)
     body = response.json()
-    assert set(body) == {"error", "state"}
+    assert set(body) == {"error", "state", "version"}
     assert body["state"] == replay(deals=[{"calls": ["hearts"], "tricks": [4, 7, 5]}])
+    assert body["version"] == Game.objects.get(pk=game["id"]).version
     assert game["token"] not in response.content.decode()
     assert snapshot(game["id"]) == before
 

@@ -151,7 +151,7 @@ def test_put_corrects_any_deal_as_the_spec_says():
     body = {"calls": ["hearts"], "tricks": [5, 6, 5]}
     response = put(client, game, 1, body)
     assert response.status_code == 200, response.content
-    assert response.json() == {"id": game.pk, "players": NAMES, "state": want}
+    assert response.json() == {"id": game.pk, "players": NAMES, "state": want, "version": 7}
     again = put(client, game, 1, {**body, "deal": 1})
     assert again.status_code == 200 and again.json()["state"] == want
     assert game.changes.filter(action=GameChange.Action.DEAL_CORRECTED).count() == 1

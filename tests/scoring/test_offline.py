@@ -7,6 +7,9 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.translation import gettext
 
 from scoring.models import Game
 from scoring.offline import CACHED_PAGE, is_cached_page
@@ -111,3 +114,29 @@ def test_the_banner_words_are_translated_with_plural_forms():
     ).content.decode()
     assert 'data-one="{n} hand waiting to send"' in page
     assert 'data-many="{n} hands waiting to send"' in page
+
+
+@pytest.mark.parametrize("language", ["en", "bg"])
+def test_the_script_is_given_the_version_each_hand_is_made_against_and_the_clash_words(
+    language,
+):
+    """A kept hand is sent with the game's version the page shows (#game's data-version,
+    renewed with every swap of #game), and a hand whose deal was undone meanwhile is shown as
+    a clash in the page's language: the words are in the page, for the script."""
+    client = Client()
+    game = create(client)
+    page = client.get(
+        reverse("scoring:table", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    assert f'<div id="game" class="game" data-version="{game.version}"' in page
+    with translation.override(language):
+        undone = gettext("Deal %(n)s was undone on another phone meanwhile")
+        words = [
+            undone % {"n": "{n}"},
+            gettext("Not on the score sheet: undone on another phone."),
+            gettext("Leave it undone"),
+        ]
+    for text in words:
+        assert f'data-undone="{escape(text)}"' in page
+    if language == "bg":
+        assert "undone" not in " ".join(words)

@@ -19,7 +19,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from scoring.models import Game
+from scoring.models import Game, GameChange
 
 from ..errors import TournamentError
 from ..models import Bye, Club, Event, EventLog, Round, Standings, Table
@@ -44,12 +44,14 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
 #: Fields added after version 1 of the format: a backup written before them lacks them and
 #: reads as the field's default (walkouts: no void policy chosen, every table played;
 #: standings: nothing counted beyond the closed rounds; table phones: the keeper alone
-#: confirms, no PIN yet).
+#: confirms, no PIN yet; a change's game version: unknown, as on changes made before
+#: versions were kept).
 ADDED: dict[type[models.Model], set[str]] = {
     Event: {"void_policy", "confirm_quorum", "seed_by_rating"},
     Table: {"outcome", "outcome_reason", "substitutions", "void_players", "pin"},
     Standings: {"counted"},
     Game: {"quorum"},
+    GameChange: {"version"},
 }
 
 #: Keys a version 1 file may hold that the site no longer keeps: read and dropped (the

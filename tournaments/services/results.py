@@ -17,10 +17,11 @@ from ..signals import standings_built
 from ._common import log_action
 
 
-def result_confirm(*, table: Table, actor: str) -> Game:
+def result_confirm(*, table: Table, actor: str, version: object = None) -> Game:
     """An organiser confirms a table's result (as the second player would); the standings
-    hear of it through scoring's game_confirmed (tournaments.receivers)."""
-    game = scoring.game_confirm(game_id=table.game_id, actor=actor)
+    hear of it through scoring's game_confirmed (tournaments.receivers). With `version`, a
+    result changed since it was seen is refused (scoring's game_confirm)."""
+    game = scoring.game_confirm(game_id=table.game_id, actor=actor, version=version)
     log_action(
         table.round.event, actor, "result_confirmed", round=table.round.number, table=table.number
     )
