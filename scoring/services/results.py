@@ -16,17 +16,20 @@ from .verdicts import confirmers, keeper_agree, lock
 
 
 @transaction.atomic
-def game_confirm(*, game_id: int, actor: str = "", by_keeper: bool = False) -> Game:
+def game_confirm(
+    *, game_id: int, actor: str = "", by_keeper: bool = False, keeper_person: str = ""
+) -> Game:
     """Confirm a finished, settled result. An organiser's confirmation locks it; the keeper's
     (`by_keeper`) is the keeper's verdict and locks only once the game's quorum agrees
-    (scoring.services.verdicts): the caller reads `game.confirmed` to tell."""
+    (scoring.services.verdicts): the caller reads `game.confirmed` to tell. `keeper_person`
+    is whom the keeper's phone has proven to be, if anyone (a token alone proves nobody)."""
     game = locked(game_id)
     if game.confirmed:
         return game
     if not game.confirmable:
         raise Conflict("not_confirmable")
     if by_keeper and game.quorum != Quorum.KEEPER:
-        if not keeper_agree(game, actor):
+        if not keeper_agree(game, actor, keeper_person):
             return game
         actor = confirmers(game, actor)
     lock(game, actor)
