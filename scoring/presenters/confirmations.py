@@ -29,7 +29,7 @@ class SeatWord:
 
     @property
     def proof_label(self) -> str:
-        return str(SeatClaim.Proof(self.proof).label) if self.proof else _("not claimed")
+        return str(SeatClaim.Proof(self.proof).label) if self.proof else ""
 
 
 @dataclass(frozen=True)

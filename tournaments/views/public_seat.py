@@ -217,6 +217,8 @@ def seat_slip(request, slug: str, entry_id: int, secret: str):
         )
     player = (entry.player_id, entry.player.name)
     response = _prove_page(request, event, player, slip=(entry.pk, secret))
-    response["Referrer-Policy"] = "no-referrer"
+    # The link's secret reaches no other site; the form's own post keeps its Origin (which
+    # "no-referrer" would blank, failing the CSRF check).
+    response["Referrer-Policy"] = "same-origin"
     patch_cache_control(response, private=True, no_store=True)
     return response
