@@ -15,6 +15,7 @@ from scoring.signals import identity_at
 from tests.scoring.test_manage import finish
 from tournaments import services as events
 from tournaments import walkouts
+from tournaments.backup.export import event_export
 from tournaments.models import Entry, EventLog
 from tournaments.selectors.identity import (
     identity_cookie,
@@ -222,3 +223,9 @@ def test_the_organiser_confirms_for_a_seat_and_sees_how_each_was_proven(night):
     assert "(personal code)" in page and "(organiser's say-so)" in page
     assert "Confirm for" in page  # the seat not yet confirmed
     assert SeatClaim.objects.get(game=game, seat=1).proof == SeatClaim.Proof.ORGANISER
+
+
+def test_a_backup_holds_no_personal_code(night):
+    event, _table, _client = night
+    document = event_export(event=event)
+    assert document["entries"] and all("code" not in row for row in document["entries"])
