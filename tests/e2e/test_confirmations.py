@@ -159,3 +159,12 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
     expect(organiser.locator("#dispute-2 .proof-organiser")).to_be_visible()
     organiser.locator("#dispute-2 .seat-word.disputed form.claim-reset button").click()
     expect(organiser.locator("#dispute-2")).to_have_count(0)
+
+    # The players page shows each player's personal code, and the slips print one a player.
+    organiser.goto(f"{live_server.url}/organise/events/{event.slug}/players/")
+    code = entry_at(first, 1).code
+    expect(organiser.locator(".player-list")).to_contain_text(f"{code[:4]} {code[4:]}")
+    check_screen(organiser, f"confirm-player-codes-{tag}", shoot)
+    organiser.locator(f'a[href$="/organise/events/{event.slug}/players/slips/"]').click()
+    expect(organiser.locator("article.slip")).to_have_count(len(names))
+    check_screen(organiser, f"confirm-player-slips-{tag}", shoot)
