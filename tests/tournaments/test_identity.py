@@ -189,6 +189,13 @@ def test_scoring_is_told_the_phones_person_and_seat_and_a_substitutes_seat(night
     assert identity_at(game, {identity_cookie(event): identity_value(ana)}).person.seat is None
     casual = Game.objects.create(ruleset="blato", players=["A", "B", "C"], first_dealer=0)
     assert identity_at(casual, cookies) is None
+    # On the pages: the substitute claims the seat, the player who left claims none.
+    game = finish(Game.objects.get(pk=game.pk))
+    claim = reverse("scoring:claim", args=[game.pk])
+    assert proven_phone(event, ana).post(claim, {"seat": 0}).status_code == 409
+    assert proven_phone(event, bye).post(claim, {"seat": 0}).status_code == 302
+    made = SeatClaim.objects.get(game=game)
+    assert (made.seat, made.person) == (0, person_key(bye))
 
 
 def test_the_keeper_page_records_whom_the_keepers_phone_proved_to_be(night):
