@@ -72,6 +72,12 @@ MESSAGES: dict[str, Promise] = {
     "no_seat_here": _("claim your seat first: say which player you are"),
     "dispute_reason": _("say what is wrong"),
     "claim_not_found": _("that seat is not claimed"),
+    "seat_prove_first": _(
+        "prove who you are first: tap “This is me” with your personal code on “Where do I "
+        "sit?”, or scan the code on your slip; then you can speak for %(name)s"
+    ),
+    "seat_not_at_table": _("this phone is %(you)s's, who does not play at this table"),
+    "seat_not_yours": _("this phone is %(you)s's: it cannot speak for %(name)s"),
     # --- a walkout: substitute, end early, void, adjust
     "reason_missing": _("say why"),
     "reopen_first": _("the result is confirmed: reopen it first"),

@@ -163,13 +163,25 @@ class GameChange(models.Model):
 class SeatClaim(models.Model):
     """A phone that said "I am the player in this seat": it may then confirm or dispute the
     result for that seat. A seat is claimed once and a phone claims one seat of a game; only
-    the organiser (or the keeper of a casual game) resets a claim."""
+    the organiser (or the keeper of a casual game) resets a claim. How the claim was proven
+    decides whether it counts where the quorum asks the players (docs/confirmations.md)."""
+
+    class Proof(models.TextChoices):
+        #: The phone's own cookie: anyone's word (casual games, "keeper alone").
+        PHONE = "phone", _("not proven")
+        #: A phone that proved it is the player seated there (their personal code).
+        CODE = "code", _("personal code")
+        #: The organiser confirmed for the player.
+        ORGANISER = "organiser", _("organiser's say-so")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="claims")
     seat = models.PositiveSmallIntegerField()
     #: A digest of the claiming phone's own random token (kept in its cookie), never the token.
     holder = models.CharField(max_length=64)
     claimed_at = models.DateTimeField(auto_now_add=True)
+    proof = models.CharField(max_length=10, choices=Proof.choices, default=Proof.PHONE)
+    #: Who proved it ("entry:17", the owner's key for one person), empty unless proven by code.
+    person = models.CharField(max_length=40, blank=True)
 
     class Meta:
         constraints = [
@@ -192,6 +204,9 @@ class Verdict(models.Model):
     reason = models.TextField(blank=True)
     version = models.PositiveIntegerField()
     at = models.DateTimeField(auto_now_add=True)
+    #: The keeper's verdict: the person the keeper's phone had proven to be, if any (so that
+    #: the keeper's own seat is not "another player"); empty when unknown (the API's token).
+    person = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]

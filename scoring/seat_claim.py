@@ -3,11 +3,15 @@ or "This is wrong" with a reason; and the organiser (or a casual game's keeper) 
 claim. The rules live in scoring.services.verdicts; this module only reads the phone's token
 and words the answers.
 
-The phone is known by a random token in its own cookie (one for every game; only a per-game
-digest of it is stored), not by its session: claiming needs no login and survives a keeper
-link opened on the same phone. Claims are throttled per client address like the other public
-writes (scoring.throttle), so a script cannot claim every seat of a night's tables.
-Without JavaScript every form posts and redirects (POST-redirect-GET).
+Where the quorum asks the players (an event's games), a phone speaks for the person it has
+proven to be: the game's owner answers who that is from its own signed cookie
+(scoring.signals.identity_at), and only that person's seat can be claimed; a made-up cookie
+proves nothing (docs/confirmations.md). Elsewhere (casual games) the phone is known by a
+random token in its own cookie (one for every game; only a per-game digest of it is stored),
+not by its session: claiming needs no login and survives a keeper link opened on the same
+phone. Claims are throttled per client address like the other public writes. The organiser
+may also confirm for a player ("vouch"). Without JavaScript every form posts and redirects
+(POST-redirect-GET).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from .pages import game_or_404, no_store, not_keeper, status_of
 from .presenters.confirmations import board, said_line
 from .presenters.place import place_line, place_of
 from .rule_words import refusal
+from .signals import Identity, identity_at
 
 COOKIE = "seat_token"
 COOKIE_SECONDS = 60 * 60 * 24 * 30
@@ -44,9 +49,22 @@ def _token(request) -> str | None:
     return token if isinstance(token, str) and 16 <= len(token) <= 64 else None
 
 
-def _holder(request, game) -> str | None:
+def _holders(request, game, identity: Identity | None) -> list[str]:
+    """What this phone may hold a claim of this game as: its proven person, its own cookie."""
+    holders = []
+    if identity is not None and identity.person is not None:
+        holders.append(services.person_holder(game.pk, identity.person))
     token = _token(request)
-    return services.holder_digest(game.pk, token) if token else None
+    if token:
+        holders.append(services.holder_digest(game.pk, token))
+    return holders
+
+
+def _holder(request, game, identity: Identity | None = None) -> str | None:
+    """The holder this phone speaks as: the one with a claim of this game, else its first."""
+    holders = _holders(request, game, identity)
+    claimed = set(game.claims.filter(holder__in=holders).values_list("holder", flat=True))
+    return next((h for h in holders if h in claimed), holders[0] if holders else None)
 
 
 def _claim_allowed(request) -> bool:
@@ -66,9 +84,14 @@ def _seat_param(value: object) -> int | None:
 
 
 def _page(request, game, *, error: str = "", status: int = 200, reason: str = ""):
-    holder = _holder(request, game)
+    identity = identity_at(game, request.COOKIES)
+    holder = _holder(request, game, identity)
     asked = _seat_param(request.GET.get("seat", ""))
+    person = identity.person if identity else None
     context = {
+        "person": person,
+        "prove_url": identity.prove_url if identity and person is None else "",
+        "proof_needed": services.needs_proof(game),
         "game": game,
         "board": board(game, holder),
         "asked": asked,
@@ -98,12 +121,14 @@ def claim(request, game_id: int):
         )
     token = _token(request) or secrets.token_urlsafe(24)
     seat = _seat_param(request.POST.get("seat", ""))
+    identity = identity_at(game, request.COOKIES)
     try:
         services.seat_claim(
             game_id=game.pk,
             seat=seat,
             holder=services.holder_digest(game.pk, token),
             keeper_phone=is_keeper_mark(request, game),
+            person=identity.person if identity else None,
         )
     except ScoringError as error:
         return _page(request, game, error=refusal(error, game.players), status=status_of(error))
@@ -123,7 +148,7 @@ def claim(request, game_id: int):
 def verdict(request, game_id: int):
     """Confirm the result, or say it is wrong (a reason is required)."""
     game = game_or_404(game_id)
-    holder = _holder(request, game)
+    holder = _holder(request, game, identity_at(game, request.COOKIES))
     reason = request.POST.get("reason", "")
     try:
         if holder is None:
@@ -160,6 +185,27 @@ def reset(request, game_id: int, seat: int):
         messages.success(
             request, _("%(name)s's seat can be claimed again.") % {"name": game.players[seat]}
         )
+    return _back(request, game)
+
+
+@require_POST
+def vouch(request, game_id: int, seat: int):
+    """The organiser confirms the result for the player in `seat` (their say-so)."""
+    game = game_or_404(game_id)
+    if not can_manage(request.user, game):
+        return not_keeper(request, game)
+    try:
+        game = services.seat_vouch(game_id=game.pk, seat=seat, actor=actor(request))
+    except ScoringError as error:
+        messages.error(request, refusal(error, game.players))
+    else:
+        messages.success(
+            request, _("You confirmed the result for %(name)s.") % {"name": game.players[seat]}
+        )
+    return _back(request, game)
+
+
+def _back(request, game):
     back = request.POST.get("next", "")
     if url_has_allowed_host_and_scheme(back, allowed_hosts=None) and back.startswith("/"):
         return redirect(back)  # a path of this site only (not //elsewhere, nor /\elsewhere)

@@ -6,6 +6,8 @@ or rolls back with it; a listener that starts work elsewhere (a Celery task) doe
 commit.
 """
 
+from dataclasses import dataclass
+
 from django.dispatch import Signal
 
 game_confirmed = Signal()  # kwargs: game
@@ -13,3 +15,36 @@ game_reopened = Signal()  # kwargs: game
 # Asked, not told: where a game is played, for the heading of its table page. A listener that
 # owns the game answers {"event": name, "round": number, "table": number}; else None.
 game_place = Signal()  # kwargs: game
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who a phone has proven to be, as the game's owner knows them: `key` names one person
+    for the owner ("entry:17") and is what one identity speaks for; `seat` is their seat at
+    this game now (a substitute's seat is the substitute's), None when they do not sit here."""
+
+    key: str
+    name: str
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A game owner's answer about one phone: the person it has proven to be (None: not
+    proven), and where a phone proves it (the owner's page, for the words "prove it first")."""
+
+    person: Person | None
+    prove_url: str
+
+
+# Asked, not told: who this phone has proven to be at this game. A listener that owns the
+# game reads its own signed cookie among `cookies` and answers an Identity; else None.
+seat_identity = Signal()  # kwargs: game, cookies
+
+
+def identity_at(game, cookies) -> Identity | None:
+    """The owner's Identity of the phone whose cookies these are, or None (a casual game)."""
+    for _receiver, answer in seat_identity.send(sender=type(game), game=game, cookies=cookies):
+        if answer is not None:
+            return answer
+    return None

@@ -27,6 +27,7 @@ urlpatterns = [
     path("games/<int:game_id>/claim/", seat_claim.claim, name="claim"),
     path("games/<int:game_id>/verdict/", seat_claim.verdict, name="verdict"),
     path("games/<int:game_id>/claims/<int:seat>/reset/", seat_claim.reset, name="claim_reset"),
+    path("games/<int:game_id>/claims/<int:seat>/vouch/", seat_claim.vouch, name="seat_vouch"),
     path("games/<int:game_id>/manage/", manage.manage, name="manage"),
     path("games/<int:game_id>/manage/reopen/", manage.reopen, name="manage_reopen"),
     path("games/<int:game_id>/manage/confirm/", manage.confirm, name="manage_confirm"),

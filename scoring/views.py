@@ -28,6 +28,7 @@ from .keeper import actor, can_manage, is_keeper, keep_release, keeper_key  # no
 from .models import Game
 from .pages import game_or_404, not_keeper, submit
 from .presenters.corrections import clash_view
+from .signals import identity_at
 from .table_page import etag, render_table
 from .words import calls_from_text
 
@@ -201,10 +202,16 @@ def confirm(request, game: Game):
     names = list(game.players)
     form = ConfirmForm(request.POST, names=names)
     by_keeper = not can_manage(request.user, game)
+    identity = identity_at(game, request.COOKIES) if by_keeper else None
+    person = identity.person.key if identity and identity.person else ""
     submitted = submit(
         form,
         lambda data: services.game_confirm(
-            game_id=game.id, actor=data["player"], by_keeper=by_keeper, version=data["version"]
+            game_id=game.id,
+            actor=data["player"],
+            by_keeper=by_keeper,
+            keeper_person=person,
+            version=data["version"],
         ),
         names=names,
     )

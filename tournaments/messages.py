@@ -89,6 +89,16 @@ MESSAGES = {
         "too many wrong PINs: try again in %(minutes)s minutes, scan the table card's QR "
         "code, or ask the organiser"
     ),
+    # a player's personal code (tournaments.services.identity)
+    "code_blocked": _(
+        "too many wrong codes: try again in %(minutes)s minutes, scan the code on your slip, "
+        "or ask the organiser"
+    ),
+    "code_no_player": _("that player is not entered in this event"),
+    "code_missing": _("type your personal code: it is on your slip, or ask the organiser"),
+    "code_wrong": _(
+        "that is not %(name)s's personal code: check it on your slip, or ask the organiser"
+    ),
     # tables after a walkout (tournaments.walkouts)
     "table_not_open": _("only a table of a published round, not yet closed, can be changed"),
     "table_no_game": _("the table has no game yet"),

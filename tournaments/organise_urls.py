@@ -6,6 +6,7 @@ from .views import (
     account,
     organise,
     organise_club,
+    organise_codes,
     organise_export,
     organise_pins,
     organise_players,
@@ -97,6 +98,12 @@ urlpatterns = [
         EVENT + "players/<int:entry_id>/reinstate/",
         organise_players.reinstate,
         name="organise_reinstate",
+    ),
+    path(EVENT + "players/slips/", organise_codes.slips, name="organise_player_slips"),
+    path(
+        EVENT + "players/<int:entry_id>/code/",
+        organise_codes.code_renew,
+        name="organise_code_renew",
     ),
     # rounds
     path(EVENT + "rounds/new/", organise.round_create, name="organise_round_create"),

@@ -27,6 +27,7 @@ urlpatterns = [
     path(EVENT, public_pages.event, name="event"),
     path(EVENT + "seat/", public_seat.seat, name="seat"),
     path(EVENT + "seat/me/", public_seat.seat_me, name="seat_me"),
+    path(EVENT + "me/<int:entry_id>/<str:secret>/", public_seat.seat_slip, name="seat_slip"),
     path(EVENT + "table/", public_pin.table_pin, name="table_pin"),
     path(EVENT + "rounds/<int:number>/", public_pages.round_detail, name="round"),
     path(EVENT + "standings/", public_standings.standings, name="standings"),

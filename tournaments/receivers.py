@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from scoring.signals import game_confirmed, game_place, game_reopened
+from scoring.signals import game_confirmed, game_place, game_reopened, seat_identity
 
 from . import (
     round_page_render,
@@ -19,6 +19,7 @@ from . import (
 )
 from .models import Player, Table
 from .queue import enqueue_on_commit
+from .selectors.identity import identity_at_table
 from .services import standings_changed
 
 
@@ -49,6 +50,12 @@ def place_of(sender, game, **kwargs):
         .first()
     )
     return None if found is None else {"event": found[0], "round": found[1], "table": found[2]}
+
+
+@receiver(seat_identity)
+def identity_of_phone(sender, game, cookies, **kwargs):
+    """Who a phone has proven to be at the event whose table plays the game, and their seat."""
+    return identity_at_table(game, cookies)
 
 
 @receiver(post_save, sender=Player)

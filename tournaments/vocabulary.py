@@ -12,6 +12,7 @@ here but gettext_lazy.
 from __future__ import annotations
 
 import enum
+import secrets
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
@@ -161,3 +162,13 @@ class TableStatus(enum.StrEnum):
 
 
 TABLE_STATUSES = tuple(status.value for status in TableStatus)
+
+
+#: Digits in a player's personal code: any phone's number pad, in any language; eight, so that
+#: guessing one within the throttle's limits is hopeless (docs/confirmations.md).
+PERSONAL_CODE_LENGTH = 8
+
+
+def personal_code() -> str:
+    """A new personal code (tournaments.models.Entry.code): random digits, leading zeros kept."""
+    return "".join(secrets.choice("0123456789") for _ in range(PERSONAL_CODE_LENGTH))

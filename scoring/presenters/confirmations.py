@@ -1,6 +1,6 @@
 """Who has confirmed a result, as the table pages, the player's own page and the organiser's
-round page show it: each seat claimed or not, agreed or disputed (and why), the keeper's
-word, and how many agreements the quorum still needs."""
+round page show it: each seat claimed or not (and how it was proven), agreed or disputed (and
+why), the keeper's word, and how many agreements the quorum still needs."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..models import Game, Quorum
-from ..services.verdicts import SEATS, current_verdicts, waiting_for
+from ..models import Game, Quorum, SeatClaim
+from ..services.verdicts import SEATS, counted_seats, current_verdicts, waiting_for
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,14 @@ class SeatWord:
     #: "agreed", "disputed", or "" (nothing said on this version of the result)
     said: str
     reason: str
+    #: How the claim was proven (SeatClaim.Proof), "" when the seat is not claimed.
+    proof: str = ""
+    #: Whether this seat's word counts towards the quorum (proven where proof is needed).
+    counts: bool = False
+
+    @property
+    def proof_label(self) -> str:
+        return str(SeatClaim.Proof(self.proof).label) if self.proof else ""
 
 
 @dataclass(frozen=True)
@@ -75,7 +83,10 @@ class Board:
 def board(game: Game, holder: str | None = None) -> Board:
     """The confirmations of the game's current version, seen from the phone whose holder
     digest is `holder` (None: nobody's)."""
-    claims = {claim.seat: claim.holder for claim in game.claims.all()}
+    rows = list(game.claims.all())
+    claims = {claim.seat: claim.holder for claim in rows}
+    proofs = {claim.seat: claim.proof for claim in rows}
+    counted = counted_seats(game)
     # A locked result shows the words it was locked on (the lock itself is one version on).
     verdicts = current_verdicts(game, game.version - 1 if game.confirmed else None)
     my_seat = next((seat for seat, h in claims.items() if holder and h == holder), None)
@@ -91,6 +102,8 @@ def board(game: Game, holder: str | None = None) -> Board:
                 mine=seat == my_seat,
                 said=said,
                 reason=verdict.reason if verdict is not None else "",
+                proof=proofs.get(seat, ""),
+                counts=seat in counted,
             )
         )
     keeper = verdicts.get(None)

@@ -23,10 +23,13 @@ from .results import (
 from .verdicts import (
     claim_reset,
     holder_digest,
+    needs_proof,
+    person_holder,
     quorum_met,
     result_agree,
     result_dispute,
     seat_claim,
+    seat_vouch,
     waiting_for,
 )
 
@@ -46,6 +49,8 @@ __all__ = [
     "game_void",
     "holder_digest",
     "last_tricks_add",
+    "needs_proof",
+    "person_holder",
     "quorum_met",
     "result_agree",
     "result_dispute",
@@ -53,5 +58,6 @@ __all__ = [
     "secret_replace",
     "seat_claim",
     "seat_substitute",
+    "seat_vouch",
     "waiting_for",
 ]

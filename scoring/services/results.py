@@ -17,14 +17,20 @@ from .verdicts import confirmers, keeper_agree, lock
 
 @transaction.atomic
 def game_confirm(
-    *, game_id: int, actor: str = "", by_keeper: bool = False, version: object = None
+    *,
+    game_id: int,
+    actor: str = "",
+    by_keeper: bool = False,
+    keeper_person: str = "",
+    version: object = None,
 ) -> Game:
     """Confirm a finished, settled result. An organiser's confirmation locks it; the keeper's
     (`by_keeper`) is the keeper's verdict and locks only once the game's quorum agrees
-    (scoring.services.verdicts): the caller reads `game.confirmed` to tell. With `version`
-    (the game's version the result was shown at), a game changed since is refused: a page
-    left open never confirms a result its keeper has not seen. Confirmed already, it is
-    answered as it is (a resent confirmation)."""
+    (scoring.services.verdicts): the caller reads `game.confirmed` to tell. `keeper_person`
+    is whom the keeper's phone has proven to be, if anyone (a token alone proves nobody).
+    With `version` (the game's version the result was shown at), a game changed since is
+    refused: a page left open never confirms a result its keeper has not seen. Confirmed
+    already, it is answered as it is (a resent confirmation)."""
     version = seen_version(version)
     game = locked(game_id)
     if game.confirmed:
@@ -34,7 +40,7 @@ def game_confirm(
     if not game.confirmable:
         raise Conflict("not_confirmable")
     if by_keeper and game.quorum != Quorum.KEEPER:
-        if not keeper_agree(game, actor):
+        if not keeper_agree(game, actor, keeper_person):
             return game
         actor = confirmers(game, actor)
     lock(game, actor)

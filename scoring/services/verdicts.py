@@ -10,8 +10,14 @@ Why it is built so:
 - A verdict is bound to `Game.version`: any change to the game (a corrected deal, a reopened
   result) bumps the version, so the earlier verdicts no longer count and the table is asked
   again. One verdict counts per side and version, the latest.
-- The quorum (`quorum_met`) always needs the keeper's agreement; "keeper and one" needs one
-  seat claimed on a phone other than the keeper's; "all" needs the three seats. A standing
+- Where the quorum asks the players (not "keeper alone": an event's games), a word counts
+  for one person only: a seat is claimed only by a phone that has proven it is the player
+  seated there (`Person`, answered by the game's owner from its own signed cookie), or the
+  organiser confirms for the player. A cookie any phone can make up proves nothing, so it
+  claims nothing there. Elsewhere (casual games) the phone's cookie claims as before.
+- The quorum (`quorum_met`) always needs the keeper's agreement; "keeper and one" needs the
+  word of a person other than the keeper (a keeper whose phone proved nobody could be any of
+  the players, so then two players must agree); "all" needs the three seats. A standing
   dispute stops the lock unless the keeper alone decides. An organiser's confirmation
   (`results.game_confirm` without `by_keeper`) always locks, as a director's would.
 """
@@ -25,12 +31,15 @@ from django.utils import timezone
 
 from ..errors import Conflict, InvalidInput
 from ..models import Game, GameChange, Quorum, SeatClaim, Verdict
-from ..signals import game_confirmed
+from ..signals import Person, game_confirmed
 from .base import locked, log
 
 #: How long a dispute's reason may be (it is shown to the organiser as written).
 MAX_REASON = 500
 SEATS = (0, 1, 2)
+Proof = SeatClaim.Proof
+#: The claims whose word counts where the quorum asks the players.
+PROVEN = (Proof.CODE, Proof.ORGANISER)
 
 
 def holder_digest(game_id: int, token: str) -> str:
@@ -44,12 +53,13 @@ def quorum_met(
     *,
     keeper: bool,
     seats: set[int],
-    keeper_seats: frozenset[int] | set[int] = frozenset(),
+    keeper_seats: frozenset[int] | set[int] | None = frozenset(),
     disputed: bool = False,
 ) -> bool:
     """The one rule for "has the table agreed": `keeper` is whether the keeper agreed with
-    the current version, `seats` the seats that agreed with it, `keeper_seats` those claimed
-    on the keeper's own phone (they are not "another player"), `disputed` whether a seat
+    the current version, `seats` the seats whose (counted) players agreed with it,
+    `keeper_seats` the seats of the person who kept (they are not "another player"; None when
+    the keeper is nobody known, who could be any of them), `disputed` whether a seat
     disputes it."""
     if not keeper:
         return False
@@ -58,8 +68,24 @@ def quorum_met(
     if disputed:
         return False
     if quorum == Quorum.KEEPER_AND_ONE:
+        if keeper_seats is None:
+            return len(set(seats)) >= 2
         return bool(set(seats) - set(keeper_seats))
     return set(SEATS) <= set(seats)
+
+
+def needs_proof(game: Game) -> bool:
+    """Whether the players' words must be proven: wherever the quorum asks them."""
+    return game.quorum != Quorum.KEEPER
+
+
+def counted_seats(game: Game) -> set[int]:
+    """The seats whose word counts towards the quorum: every claimed seat where proof is not
+    needed; where it is, only those proven (by code, or the organiser's say-so)."""
+    claims = game.claims.all()
+    if not needs_proof(game):
+        return {claim.seat for claim in claims}
+    return {claim.seat for claim in claims if claim.proof in PROVEN}
 
 
 def current_verdicts(game: Game, version: int | None = None) -> dict[int | None, Verdict]:
@@ -72,27 +98,31 @@ def current_verdicts(game: Game, version: int | None = None) -> dict[int | None,
     return latest
 
 
-def keeper_phone_seats(game: Game) -> set[int]:
-    """The seats claimed (now) on the phone that kept the score when it claimed."""
-    holders = {claim.holder[:16]: claim.seat for claim in game.claims.all()}
-    flagged = game.changes.filter(
-        action=GameChange.Action.SEAT_CLAIMED, data__keeper_phone=True
-    ).values_list("data", flat=True)
-    return {holders[d["holder"]] for d in flagged if d.get("holder") in holders}
+def keeper_seats(game: Game, keeper: Verdict | None) -> set[int] | None:
+    """The seats of the person whose phone gave the keeper's verdict (empty: someone seated
+    elsewhere); None when that phone proved nobody, so the keeper could be anyone."""
+    if keeper is None or not keeper.person:
+        return None
+    return {claim.seat for claim in game.claims.all() if claim.person == keeper.person}
+
+
+def _standing(game: Game) -> tuple[Verdict | None, set[int], bool]:
+    """The keeper's verdict, the counted seats that agree and whether one disputes."""
+    verdicts = current_verdicts(game)
+    counted = counted_seats(game)
+    said = {s: v for s, v in verdicts.items() if s is not None and s in counted}
+    seats = {s for s, v in said.items() if v.agrees}
+    return verdicts.get(None), seats, any(not v.agrees for v in said.values())
 
 
 def agreed(game: Game) -> bool:
     """Whether the game's quorum agrees with its current version (the lock's question)."""
-    verdicts = current_verdicts(game)
-    keeper = verdicts.get(None)
-    seats = {s for s, v in verdicts.items() if s is not None and v.agrees}
-    disputed = any(s is not None and not v.agrees for s, v in verdicts.items())
-    keeper_seats = keeper_phone_seats(game) if game.quorum == Quorum.KEEPER_AND_ONE else set()
+    keeper, seats, disputed = _standing(game)
     return quorum_met(
         game.quorum,
         keeper=keeper is not None and keeper.agrees,
         seats=seats,
-        keeper_seats=keeper_seats,
+        keeper_seats=keeper_seats(game, keeper),
         disputed=disputed,
     )
 
@@ -103,10 +133,12 @@ def _seat(seat: object) -> int:
     return seat
 
 
-def _give(game: Game, seat: int | None, agrees: bool, reason: str = "") -> None:
+def _give(game: Game, seat: int | None, agrees: bool, reason: str = "", person: str = "") -> None:
     """This side's verdict on the current version, replacing its earlier one."""
     Verdict.objects.filter(game=game, seat=seat, version=game.version).delete()
-    Verdict.objects.create(game=game, seat=seat, agrees=agrees, reason=reason, version=game.version)
+    Verdict.objects.create(
+        game=game, seat=seat, agrees=agrees, reason=reason, version=game.version, person=person
+    )
 
 
 def seat_of(game: Game, holder: str) -> int | None:
@@ -114,30 +146,111 @@ def seat_of(game: Game, holder: str) -> int | None:
     return game.claims.filter(holder=holder).values_list("seat", flat=True).first()
 
 
+def person_holder(game_id: int, person: Person) -> str:
+    """The holder of a proven claim: one per person and game, whichever phone proved it, so
+    two phones of one player speak for the same seat and never for two."""
+    return holder_digest(game_id, f"person|{person.key}")
+
+
+def _proven_claimant(game: Game, seat: int, person: Person | None) -> bool:
+    """Whether this phone claims `seat` as its proven person; refused where proof is needed
+    and the phone has not proven to be the player seated there."""
+    if person is not None and person.seat == seat:
+        return True
+    if not needs_proof(game):
+        return False
+    if person is None:
+        raise Conflict("seat_prove_first", name=game.players[seat])
+    if person.seat is None:
+        raise Conflict("seat_not_at_table", you=person.name)
+    raise Conflict("seat_not_yours", name=game.players[seat], you=person.name)
+
+
+def _take_over(game: Game, claim: SeatClaim, person: Person, holder: str) -> None:
+    """A proven player takes their seat from an unproven claim (a stranger's words go with
+    it) or from the organiser's say-so (whose agreement stays: it was theirs)."""
+    if claim.proof == Proof.PHONE:
+        Verdict.objects.filter(game=game, seat=claim.seat).delete()
+        data = {"seat": claim.seat, "holder": claim.holder[:16]}
+        log(game, GameChange.Action.CLAIM_RESET, person.name, data=data, reason="proven")
+    claim.holder, claim.person, claim.proof = holder, person.key, Proof.CODE
+    claim.save(update_fields=["holder", "person", "proof"])
+
+
 @transaction.atomic
-def seat_claim(*, game_id: int, seat: object, holder: str, keeper_phone: bool = False) -> int:
-    """This phone says "I am the player in `seat`". Claiming one's own seat again is no
-    change; another seat, or a seat someone else holds, is refused."""
+def seat_claim(
+    *,
+    game_id: int,
+    seat: object,
+    holder: str,
+    keeper_phone: bool = False,
+    person: Person | None = None,
+) -> int:
+    """This phone says "I am the player in `seat`". `holder` is the digest of its own cookie;
+    `person` whom it has proven to be (the owner's answer), if anyone. Claiming one's own seat
+    again is no change; another seat, or a seat someone else holds, is refused; where proof
+    is needed only the proven player seated there claims, and takes the seat from an
+    unproven claim."""
     seat = _seat(seat)
     game = locked(game_id)
     if game.void:
         raise Conflict("void")
+    proven = _proven_claimant(game, seat, person)
+    if proven:
+        holder = person_holder(game.pk, person)
     mine = seat_of(game, holder)
     name = game.players[seat]
     if mine == seat:
         return seat
     if mine is not None:
         raise Conflict("phone_has_seat", name=game.players[mine])
-    if game.claims.filter(seat=seat).exists():
+    taken = game.claims.filter(seat=seat).first()
+    if taken is not None and proven and taken.proof != Proof.CODE:
+        _take_over(game, taken, person, holder)
+    elif taken is not None:
         raise Conflict("seat_taken", name=name)
-    try:
-        with transaction.atomic():
-            SeatClaim.objects.create(game=game, seat=seat, holder=holder)
-    except IntegrityError:
-        raise Conflict("seat_taken", name=name) from None
+    else:
+        proof = Proof.CODE if proven else Proof.PHONE
+        key = person.key if proven else ""
+        try:
+            with transaction.atomic():
+                SeatClaim.objects.create(
+                    game=game, seat=seat, holder=holder, proof=proof, person=key
+                )
+        except IntegrityError:
+            raise Conflict("seat_taken", name=name) from None
     data = {"seat": seat, "holder": holder[:16], "keeper_phone": keeper_phone}
+    data["proof"] = Proof.CODE if proven else Proof.PHONE
     log(game, GameChange.Action.SEAT_CLAIMED, name, data=data)
     return seat
+
+
+@transaction.atomic
+def seat_vouch(*, game_id: int, seat: object, actor: str) -> Game:
+    """The organiser confirms the result for the player in `seat` (who told them so, or has
+    no phone): the seat's claim becomes the organiser's say-so unless the player proved it
+    themselves, and their agreement is given; it locks when that completes the quorum. The
+    caller checked that `actor` runs the game."""
+    seat = _seat(seat)
+    game = locked(game_id)
+    _open_result(game)
+    claim = game.claims.filter(seat=seat).first()
+    if claim is None or claim.proof == Proof.PHONE:
+        if claim is not None:
+            claim.delete()
+            Verdict.objects.filter(game=game, seat=seat).delete()
+        SeatClaim.objects.create(
+            game=game,
+            seat=seat,
+            holder=holder_digest(game.pk, f"organiser|{seat}"),
+            proof=Proof.ORGANISER,
+        )
+    _give(game, seat, True)
+    data = {"seat": seat, "version": game.version, "organiser": True}
+    log(game, GameChange.Action.RESULT_AGREED, actor, data=data)
+    if agreed(game):
+        lock(game, confirmers(game))
+    return game
 
 
 @transaction.atomic
@@ -210,20 +323,21 @@ def lock(game: Game, actor: str) -> None:
     game_confirmed.send(sender=Game, game=game)
 
 
-def keeper_agree(game: Game, actor: str) -> bool:
+def keeper_agree(game: Game, actor: str, person: str = "") -> bool:
     """The keeper's confirmation as the keeper's verdict (the game is locked by the caller);
-    whether the quorum now agrees."""
-    _give(game, None, True)
+    `person` is whom the keeper's phone proved to be, if anyone. Whether the quorum now
+    agrees."""
+    _give(game, None, True, person=person)
     data = {"seat": None, "version": game.version}
     log(game, GameChange.Action.RESULT_AGREED, actor, data=data)
     return agreed(game)
 
 
 def confirmers(game: Game, keeper_actor: str = "") -> str:
-    """Who agreed with the current version, for `Game.confirmed_by`: the players who did,
-    else the keeper's name."""
-    verdicts = current_verdicts(game)
-    names = [game.players[s] for s in SEATS if s in verdicts and verdicts[s].agrees]
+    """Who agreed with the current version, for `Game.confirmed_by`: the players whose word
+    counts who did, else the keeper's name."""
+    _keeper, seats, _disputed = _standing(game)
+    names = [game.players[s] for s in SEATS if s in seats]
     return (", ".join(names) or keeper_actor)[:150]
 
 
@@ -231,12 +345,13 @@ def waiting_for(game: Game) -> int:
     """How many more agreements the quorum needs (0 once met), for the API's answer."""
     if game.confirmed:
         return 0
-    verdicts = current_verdicts(game)
-    keeper = 0 if (None in verdicts and verdicts[None].agrees) else 1
-    seats = {s for s, v in verdicts.items() if s is not None and v.agrees}
+    keeper, seats, _disputed = _standing(game)
+    needed = 0 if (keeper is not None and keeper.agrees) else 1
     if game.quorum == Quorum.KEEPER:
-        return keeper
+        return needed
     if game.quorum == Quorum.KEEPER_AND_ONE:
-        others = seats - keeper_phone_seats(game)
-        return keeper + (0 if others else 1)
-    return keeper + len(set(SEATS) - seats)
+        own = keeper_seats(game, keeper)
+        if own is None:
+            return needed + max(0, 2 - len(seats))
+        return needed + (0 if seats - own else 1)
+    return needed + len(set(SEATS) - seats)

@@ -1,9 +1,12 @@
-"""Issue 15, item 2, at 390×844 in English and Bulgarian: an event table's result is
-confirmed on the players' own phones. The deals are recorded through the services (the entry
-itself has its own journeys); the keeper confirms on the keeper's page, two other phones open
-the public table page, claim their seats and confirm, and the result locks under the event's
-quorum. At another table a player says "this is wrong", and the organiser's round page shows
-the table with every side's words."""
+"""At 390×844 in English and Bulgarian: an event table's result is confirmed on the players'
+own phones, each proven to be its player's. The deals are recorded through the services (the
+entry itself has its own journeys). The keeper's phone proves it is its player's (the slip's
+link) and confirms on the keeper's page; the other phones prove themselves (one types the
+personal code on "Where do I sit?", the others scan their slips), open the public table
+page, claim their own seats and confirm, and the result locks under the event's quorum. A
+phone that proved nothing, or proved someone else, cannot claim a seat. At another table a
+player says "this is wrong", and the organiser's round page shows the table with every side's
+words and how each seat was proven."""
 
 from __future__ import annotations
 
@@ -15,7 +18,8 @@ from playwright.sync_api import expect
 from scoring.models import Game, Quorum
 from tests.scoring.test_manage import finish
 from tournaments import services
-from tournaments.models import Round, Table
+from tournaments.models import Entry, Round, Table
+from tournaments.selectors.identity import slip_token
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in
@@ -23,14 +27,31 @@ from .organiser import PASSWORD, log_in
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def claim_and_confirm(new_phone, live_server, locale, game, seat, shoot=None, tag=""):
-    """A player's phone: the public table page, "I am X", then "Confirm the result"."""
+def prove_by_slip(phone, live_server, event, entry: Entry):
+    """The slip's QR scanned: "Are you X?" → "Yes, I am X"; the phone is X's now."""
+    phone.goto(f"{live_server.url}/events/{event.slug}/me/{entry.pk}/{slip_token(entry)}/")
+    phone.locator("form.prove-form button[type=submit]").click()
+    expect(phone).to_have_url(re.compile(rf"/events/{event.slug}/seat/$"))
+
+
+def entry_at(table: Table, seat: int) -> Entry:
+    return Entry.objects.select_related("player").get(
+        event=table.round.event, player_id=table.seat_ids[seat]
+    )
+
+
+def claim_and_confirm(new_phone, live_server, locale, table, seat, shoot=None, tag=""):
+    """A player's phone: proven by the slip, then the public table page, "I am X", then
+    "Confirm the result"."""
     phone = new_phone(locale=locale)
+    game = table.game
+    prove_by_slip(phone, live_server, table.round.event, entry_at(table, seat))
     phone.goto(f"{live_server.url}/games/{game.pk}/")
     phone.locator(f'.claim-links a[href$="/me/?seat={seat}"]').click()
     expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/me/\?seat={seat}$"))
     if shoot:
         check_screen(phone, f"confirm-claim-{tag}", shoot)
+    expect(phone.locator("form.claim-form button")).to_have_count(1)  # their own seat only
     phone.locator(f'form.claim-form button[value="{seat}"]').click()
     expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/me/$"))
     expect(phone.locator("form.verdict-form button[value=agree]")).to_be_visible()
@@ -67,8 +88,10 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
     shoot = screenshot if locale == "en-GB" else None
     tag = "en" if locale == "en-GB" else "bg"
 
-    # The keeper confirms: under the event's quorum that is not enough yet.
+    # The keeper's phone proves it is its player's (seat 0), then confirms: under the event's
+    # quorum that is not enough yet.
     keeper = new_phone(locale=locale)
+    prove_by_slip(keeper, live_server, event, entry_at(first, 0))
     keeper.goto(f"{live_server.url}/games/{game.pk}/keep/{game.secret}/")
     keeper.locator(".confirm-form label.pill").first.click()
     keeper.locator(".confirm-form button[type=submit]").click()
@@ -76,31 +99,46 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
     assert not Game.objects.get(pk=game.pk).confirmed
     check_screen(keeper, f"confirm-keeper-waits-{tag}", shoot)
 
-    # Other phones claim their seats and confirm: "keeper and one" locks with the first,
-    # "all" needs every seat.
-    last = claim_and_confirm(new_phone, live_server, locale, game, 1, shoot, tag)
+    # A phone that proved nothing is asked to prove who it is, and claims nothing.
+    stranger = new_phone(locale=locale)
+    stranger.goto(f"{live_server.url}/games/{game.pk}/me/?seat=1")
+    expect(stranger.locator("form.claim-form")).to_have_count(0)
+    expect(stranger.locator("a.prove-link")).to_be_visible()
+    check_screen(stranger, f"confirm-prove-first-{tag}", shoot)
+
+    # Vera proves herself by typing her code on "Where do I sit?", as a player without a
+    # camera would, and claims her seat: "keeper and one other" locks with her (the keeper
+    # proved to be seat 0's player), "all" needs every seat.
+    vera = entry_at(first, 1)
+    stranger.locator("a.prove-link").click()
+    stranger.locator("#seat-name").fill(vera.player.name)
+    stranger.locator(".seat-form button[type=submit]").click()
+    stranger.locator("form.prove-form input[name=code]").fill(vera.code)
+    stranger.locator("form.prove-form button[type=submit]").click()
+    expect(stranger.locator(".seat-me")).to_contain_text(vera.player.name)
+    stranger.goto(f"{live_server.url}/games/{game.pk}/me/")
+    stranger.locator('form.claim-form button[value="1"]').click()
+    stranger.locator("form.verdict-form button[value=agree]").click()
+    last = stranger
     if quorum == Quorum.ALL:
         assert not Game.objects.get(pk=game.pk).confirmed
-        claim_and_confirm(new_phone, live_server, locale, game, 2)
+        claim_and_confirm(new_phone, live_server, locale, first, 2, shoot, tag)
         assert not Game.objects.get(pk=game.pk).confirmed
-        last = claim_and_confirm(new_phone, live_server, locale, game, 0)
+        last = claim_and_confirm(new_phone, live_server, locale, first, 0)
     expect(last.locator("p.confirmed")).to_be_visible()
     assert Game.objects.get(pk=game.pk).confirmed
     check_screen(last, f"confirm-locked-{tag}", shoot)
 
-    # A seat claimed meanwhile on another phone is refused, with whom to ask.
-    vera = new_phone(locale=locale)
-    vera.goto(f"{live_server.url}/games/{other.pk}/me/?seat=0")
-    stranger = new_phone(locale=locale)
-    stranger.goto(f"{live_server.url}/games/{other.pk}/me/")
-    stranger.locator('form.claim-form button[value="0"]').click()
-    expect(stranger).to_have_url(re.compile(rf"/games/{other.pk}/me/$"))
-    vera.locator('form.claim-form button[value="0"]').click()
-    expect(vera.locator(".alert[role=alert]")).to_be_visible()
-    check_screen(vera, f"confirm-seat-taken-{tag}", shoot)
+    # At table 2 a phone proven to be table 1's player cannot speak for anyone there.
+    elsewhere = new_phone(locale=locale)
+    prove_by_slip(elsewhere, live_server, event, entry_at(first, 2))
+    elsewhere.goto(f"{live_server.url}/games/{other.pk}/me/?seat=0")
+    expect(elsewhere.locator("form.claim-form")).to_have_count(0)
+    check_screen(elsewhere, f"confirm-not-your-table-{tag}", shoot)
 
     # At table 2 a player says the result is wrong, and why.
     player = new_phone(locale=locale)
+    prove_by_slip(player, live_server, event, entry_at(second, 1))
     player.goto(f"{live_server.url}/games/{other.pk}/me/")
     player.locator('form.claim-form button[value="1"]').click()
     player.locator("#reason").fill("Deal 4: I took 6, not 5")
@@ -108,12 +146,25 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
     expect(player.locator(".seat-word.disputed")).to_be_visible()
     check_screen(player, f"confirm-disputed-{tag}", shoot)
 
-    # The organiser's round page lists the table, with every side's words, and resets.
+    # The organiser's round page lists the table, with every side's words and how each seat
+    # was proven; the organiser confirms for a player without a phone, and resets the claim.
     organiser = new_phone(locale=locale)
     log_in(organiser, live_server.url + "/organise/")
     organiser.goto(f"{live_server.url}/organise/events/{event.slug}/rounds/1/")
     dispute = organiser.locator("#dispute-2")
     expect(dispute).to_contain_text("Deal 4: I took 6, not 5")
+    expect(dispute.locator(".seat-word.disputed .proof-code")).to_be_visible()
     check_screen(organiser, f"confirm-round-dispute-{tag}", shoot)
-    dispute.locator(".seat-word.disputed form.claim-reset button").click()
+    dispute.locator(".seat-word").nth(2).locator("form.seat-vouch button").click()
+    expect(organiser.locator("#dispute-2 .proof-organiser")).to_be_visible()
+    organiser.locator("#dispute-2 .seat-word.disputed form.claim-reset button").click()
     expect(organiser.locator("#dispute-2")).to_have_count(0)
+
+    # The players page shows each player's personal code, and the slips print one a player.
+    organiser.goto(f"{live_server.url}/organise/events/{event.slug}/players/")
+    code = entry_at(first, 1).code
+    expect(organiser.locator(".player-list")).to_contain_text(f"{code[:4]} {code[4:]}")
+    check_screen(organiser, f"confirm-player-codes-{tag}", shoot)
+    organiser.locator(f'a[href$="/organise/events/{event.slug}/players/slips/"]').click()
+    expect(organiser.locator("article.slip")).to_have_count(len(names))
+    check_screen(organiser, f"confirm-player-slips-{tag}", shoot)

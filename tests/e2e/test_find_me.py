@@ -1,6 +1,7 @@
 """Finding yourself on a 390 px phone, with and without JavaScript: a part of a name lists
-the candidates (Latin finds Cyrillic), one tap picks yourself, "This is me" remembers it,
-and the next visit shows "You: table …, seat …" first; "Not you?" forgets."""
+the candidates (Latin finds Cyrillic), one tap picks yourself, "This is me" with your personal
+code proves it (a wrong code is refused), and the next visit shows "You: table …, seat …"
+first; "Not you?" forgets."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tournaments import services
-from tournaments.models import Event, Round
+from tournaments.models import Entry, Event, Round
 
 from .checks import check_screen
 
@@ -28,6 +29,10 @@ def event(live_server) -> Event:
     assert round_.status == Round.Status.DRAFT, round_.build_error
     services.round_publish(round_=round_)
     return event
+
+
+def code_of(event: Event, name: str) -> str:
+    return Entry.objects.get(event=event, player__name=name).code
 
 
 def seat_of(event: Event, name: str) -> tuple[int, int]:
@@ -62,8 +67,16 @@ def test_a_player_finds_themself_and_is_remembered(
     expect(phone.locator(".seat-answer .where")).to_have_text(f"Table {table} seat {seat}")
     check_screen(phone, "public-seat-picked" + ("" if javascript else "-nojs"), None)
 
-    # "This is me": the next visit is one tap, the answer first.
+    # "This is me" with the personal code: a wrong one is refused, the right one proves the
+    # phone; the next visit is one tap, the answer first.
+    wrong = "1" * 8 if code_of(event, "Анна Иванова") != "1" * 8 else "2" * 8
+    phone.get_by_label("Your personal code (on your slip)").fill(wrong)
     phone.get_by_role("button", name="This is me: remember on this phone").click()
+    expect(phone.locator(".alert[role=alert]")).to_contain_text("not Анна Иванова")
+    check_screen(phone, "public-seat-wrong-code" + ("" if javascript else "-nojs"), None)
+    code = code_of(event, "Анна Иванова")
+    phone.get_by_label("Your personal code").fill(f"{code[:4]} {code[4:]}")
+    phone.get_by_role("button", name="Yes, I am Анна Иванова").click()
     expect(phone.locator(".seat-me h2")).to_have_text(f"You: table {table}, seat {seat}")
     phone.goto(f"{live_server.url}/events/{event.slug}/")
     phone.get_by_role("link", name="Where do I sit?").first.click()
@@ -84,6 +97,8 @@ def test_a_player_finds_themself_and_is_remembered(
 def test_a_long_cyrillic_name_fits_the_phone(live_server, event, phone, screenshot):
     phone.goto(f"{live_server.url}/events/{event.slug}/seat/?name=aleksandra")
     phone.get_by_role("link", name="Александра Константинова-Петрова").click()
+    code = code_of(event, "Александра Константинова-Петрова")
+    phone.get_by_label("Your personal code (on your slip)").fill(code)
     phone.get_by_role("button", name="This is me: remember on this phone").click()
     expect(phone.locator(".seat-me")).to_contain_text("Александра Константинова-Петрова")
     check_screen(phone, "public-seat-long-name", None)

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from scoring import services as scoring
 from scoring.models import Game, Quorum, SeatClaim
+from scoring.signals import Person
 from tests.scoring.test_manage import finish
 from tournaments import services as events
 from tournaments.errors import TournamentError
@@ -30,6 +31,20 @@ def evening(django_capture_on_commit_callbacks):
     client = Client()
     client.force_login(organiser)
     return event, round_, round_.tables.get(), client
+
+
+def proven(table, seat: int) -> dict:
+    """What a phone that proved it is the player in `seat` claims with (scoring.signals)."""
+    entry = table.round.event.entries.get(player_id=table.seat_ids[seat])
+    person = Person(f"entry:{entry.pk}", entry.player.name, seat)
+    holder = scoring.holder_digest(table.game_id, f"cookie-{seat}")
+    return {"holder": holder, "person": person}
+
+
+def claim(table, seat: int) -> str:
+    """The seat claimed by its proven player; the holder their word is given as."""
+    scoring.seat_claim(game_id=table.game_id, seat=seat, **proven(table, seat))
+    return scoring.person_holder(table.game_id, proven(table, seat)["person"])
 
 
 def test_the_events_quorum_is_copied_to_each_tables_game(evening):
@@ -56,10 +71,7 @@ def test_an_unknown_quorum_is_refused(evening):
 def test_a_dispute_reaches_the_round_page_with_every_sides_words(evening):
     event, round_, table, client = evening
     game = finish(table.game)
-    vera = scoring.holder_digest(game.pk, "vera-phone-token")
-    ana = scoring.holder_digest(game.pk, "ana-phone-token")
-    scoring.seat_claim(game_id=game.pk, seat=2, holder=vera)
-    scoring.seat_claim(game_id=game.pk, seat=0, holder=ana)
+    vera, ana = claim(table, 2), claim(table, 0)
     scoring.result_agree(game_id=game.pk, holder=ana)
     scoring.result_dispute(game_id=game.pk, holder=vera, reason="deal 5: I made my 8")
     url = reverse("tournaments:organise_round", args=[event.slug, round_.number])
@@ -77,11 +89,13 @@ def test_a_dispute_reaches_the_round_page_with_every_sides_words(evening):
 
 def test_the_table_page_lists_the_claims_to_reset(evening):
     event, round_, table, client = evening
-    game = finish(table.game)
-    scoring.seat_claim(game_id=game.pk, seat=1, holder=scoring.holder_digest(game.pk, "b" * 20))
+    finish(table.game)
+    claim(table, 1)
+    boris = table.seat_1.name
     url = reverse("tournaments:organise_table", args=[event.slug, round_.number, table.number])
     page = client.get(url).content.decode()
-    assert "Reset the claim of Boris" in page
+    assert f"Reset the claim of {boris}" in page
+    assert "personal code" in page  # how the seat was proven
 
 
 def test_the_settings_form_offers_the_quorum(evening):
@@ -102,9 +116,7 @@ def test_the_tables_token_waits_for_the_quorum_and_says_how_many(evening):
     again = api.post(url, "{}", content_type="application/json", **auth).json()
     assert again["waiting_for"] == 3  # the keeper's word counts once
     for seat in range(3):
-        holder = scoring.holder_digest(game.pk, f"phone-{seat}-token")
-        scoring.seat_claim(game_id=game.pk, seat=seat, holder=holder)
-        scoring.result_agree(game_id=game.pk, holder=holder)
+        scoring.result_agree(game_id=game.pk, holder=claim(table, seat))
     assert Game.objects.get(pk=game.pk).confirmed
     done = api.post(url, "{}", content_type="application/json", **auth).json()
     assert done["confirmed"] is True and "waiting_for" not in done

@@ -8,7 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments import services
-from tournaments.models import Player
+from tournaments.models import Entry, Player
+from tournaments.selectors.identity import identity_value
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,6 +38,10 @@ def seat(client, event, **data):
 
 def pid(name: str) -> int:
     return Player.objects.get(name=name).pk
+
+
+def code(event, player_id: int) -> str:
+    return Entry.objects.get(event=event, player_id=player_id).code
 
 
 def where(event, name) -> tuple[int, int]:
@@ -79,11 +84,16 @@ def test_this_is_me_is_remembered_and_forgotten(event):
     assert "This is me: remember on this phone" in picked
     me_url = reverse("tournaments:seat_me", args=[event.slug])
     assert f'action="{me_url}"' in picked and f'name="player" value="{vera}"' in picked
-    response = client.post(me_url, {"player": vera})
+    assert 'name="code"' in picked  # "This is me" is proven with the personal code
+    refused = client.post(me_url, {"player": vera, "code": "00000000"})
+    assert refused.status_code == 403 and f"me-{event.pk}" not in refused.cookies
+    response = client.post(me_url, {"player": vera, "code": code(event, vera)})
     assert response.status_code == 302
     assert response["Location"] == reverse("tournaments:seat", args=[event.slug])
     cookie = response.cookies[f"me-{event.pk}"]
-    assert cookie.value == str(vera) and cookie["httponly"] and cookie["samesite"] == "Lax"
+    entry = Entry.objects.get(event=event, player_id=vera)
+    assert cookie.value == identity_value(entry)
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
     # The next round: one tap, nothing to type; the answer comes first.
     words = squash(seat(client, event))
     assert words.index(f"You: table {table}, seat {number}") < words.index("Your name")
@@ -105,9 +115,11 @@ def test_a_cookie_for_someone_not_in_the_event_is_ignored(event):
     other = services.event_create(club=event.club, name="Saturday")
     (stranger,) = services.players_register(event=other, names=["Stranger"])
     me_url = reverse("tournaments:seat_me", args=[event.slug])
-    response = client.post(me_url, {"player": stranger.player_id})
+    response = client.post(me_url, {"player": stranger.player_id, "code": stranger.code})
     assert f"me-{event.pk}" not in response.cookies
-    client.cookies[f"me-{event.pk}"] = str(stranger.player_id)
+    client.cookies[f"me-{event.pk}"] = identity_value(stranger)  # another event's identity
+    assert "You: " not in squash(seat(client, event))
+    client.cookies[f"me-{event.pk}"] = str(stranger.player_id)  # the old unproven cookie
     assert "You: " not in squash(seat(client, event))
     client.cookies[f"me-{event.pk}"] = "nonsense"
     assert "You: " not in squash(seat(client, event))
@@ -119,10 +131,13 @@ def test_a_cookie_for_someone_not_in_the_event_is_ignored(event):
 def test_this_is_me_needs_the_forms_csrf_token(event):
     client = Client(enforce_csrf_checks=True)
     me_url = reverse("tournaments:seat_me", args=[event.slug])
-    assert client.post(me_url, {"player": pid("Vera Koleva")}).status_code == 403
+    vera = pid("Vera Koleva")
+    assert client.post(me_url, {"player": vera, "code": code(event, vera)}).status_code == 403
     page = seat(client, event, name="vera koleva").content.decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    response = client.post(me_url, {"player": pid("Vera Koleva"), "csrfmiddlewaretoken": token})
+    response = client.post(
+        me_url, {"player": vera, "code": code(event, vera), "csrfmiddlewaretoken": token}
+    )
     assert response.status_code == 302 and f"me-{event.pk}" in response.cookies
 
 
@@ -130,6 +145,6 @@ def test_before_any_round_the_remembered_player_is_told_so(event):
     club_event = services.event_create(club=event.club, name="Next week")
     (entry,) = services.players_register(event=club_event, names=["Vera Koleva"])
     client = Client()
-    client.cookies[f"me-{club_event.pk}"] = str(entry.player_id)
+    client.cookies[f"me-{club_event.pk}"] = identity_value(entry)
     words = squash(seat(client, club_event))
     assert "You: no round is published yet" in words and "Not you?" in words

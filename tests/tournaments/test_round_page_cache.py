@@ -121,7 +121,12 @@ def test_a_kept_seat_page_carries_each_phones_own_csrf_token(client):
     assert public_kept.CSRF_MARK not in page
     token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
     response = phone.post(
-        url("seat_me", event.slug), {"player": someone.pk, "csrfmiddlewaretoken": token}
+        url("seat_me", event.slug),
+        {
+            "player": someone.pk,
+            "code": event.entries.get(player=someone).code,
+            "csrfmiddlewaretoken": token,
+        },
     )
     assert response.status_code == 302
     assert f"me-{event.pk}" in response.cookies

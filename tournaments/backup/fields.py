@@ -22,7 +22,7 @@ from django.utils.dateparse import parse_datetime
 from scoring.models import Game, GameChange
 
 from ..errors import TournamentError
-from ..models import Bye, Club, Event, EventLog, Round, Standings, Table
+from ..models import Bye, Club, Entry, Event, EventLog, Round, Standings, Table
 
 FORMAT = "three-five-eight/event-backup"
 VERSION = 1
@@ -39,6 +39,10 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
     Event: {"results_version"},
     # The club's own settings: restoring an event into a club leaves the club as it is.
     Club: {"ratings_public", "rate_casual_games"},
+    # A player's personal code proves who they are: a file passed around must not. A restored
+    # event's players get new codes (and new slips), as their phones must prove themselves
+    # again anyway (docs/confirmations.md).
+    Entry: {"code"},
 }
 
 #: Fields added after version 1 of the format: a backup written before them lacks them and

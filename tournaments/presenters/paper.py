@@ -11,7 +11,7 @@ import segno
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from ..models import Table
+from ..models import Entry, Table
 
 QR_SCALE = 4
 
@@ -94,3 +94,24 @@ def placements(tables: list[Table], byes: list) -> list[Placement]:
     ]
     made += [Placement(bye.player.name, None, None) for bye in byes]
     return sorted(made, key=_by_name)
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A player's slip: their personal code, and the QR of the link that carries its proof
+    (tournaments.selectors.identity.slip_token), handed to them at check-in."""
+
+    name: str
+    code: str
+    url: str
+    qr: str
+
+
+def slips(entries: list[Entry], slip_url: Callable[[Entry], str]) -> list[Slip]:
+    """A slip per entry; `slip_url` makes an entry's absolute slip link."""
+    made = []
+    for entry in entries:
+        url = slip_url(entry)
+        title = _("This is me: %(name)s") % {"name": entry.player.name}
+        made.append(Slip(entry.player.name, entry.code, url, _qr(url, title)))
+    return made

@@ -1,5 +1,7 @@
 """Where do I sit? The players' own page on the night: a name typed, a seat shown, and a
-phone that remembers whose seat it looks up ("This is me", a cookie)."""
+phone that proves whose it is ("This is me" with the player's personal code, or the printed
+slip's link): the signed identity it then keeps (tournaments.selectors.identity) shows that
+player's seat first and lets the phone confirm their results (docs/confirmations.md)."""
 
 from __future__ import annotations
 
@@ -7,30 +9,36 @@ import secrets
 from dataclasses import dataclass, replace
 
 from django.conf import settings
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from .. import selectors
-from ..models import Event, Player
+from ..errors import TournamentError
+from ..models import Entry, Event
 from ..presenters.seat import SeatMap
+from ..selectors.identity import (
+    IDENTITY_MAX_AGE,
+    identity_cookie,
+    identity_value,
+    proven_entry,
+    slip_entry,
+)
+from ..services import identity
 from ..web.public import PAGES, event_page, no_such_event, query_id
 from .public_kept import event_seat_map, event_version, kept_page
 
-#: How long a phone remembers whose seat it looks up (an evening, and the next club night).
-ME_MAX_AGE = 14 * 24 * 3600
-
-
-def _me_cookie(event: Event) -> str:
-    return f"me-{event.pk}"
+PROVE = PAGES + "prove.html"
 
 
 def _remembered(request, event: Event, seats: SeatMap) -> tuple[int, str] | None:
-    """The player this phone said it belongs to ("This is me"), if still in the event."""
-    player_id = query_id(request.COOKIES.get(_me_cookie(event)))
-    return None if player_id is None else seats.entered(player_id)
+    """The player this phone has proven to be ("This is me"), if the proof still holds."""
+    value = request.COOKIES.get(identity_cookie(event))
+    entry = proven_entry(event, value) if value else None
+    return None if entry is None else seats.entered(entry.player_id)
 
 
 def _found(request, query: str, seats: SeatMap) -> tuple[tuple[int, str] | None, list]:
@@ -90,7 +98,7 @@ def seat(request, event: Event):
     their own name their own way, and all that differs between those pages is the text in
     the search box and the address the language form comes back to, put in for each answer
     (escaped as the template would)."""
-    me = request.COOKIES.get(_me_cookie(event), "")
+    me = request.COOKIES.get(identity_cookie(event), "")
     version = ("seat", *event_version(event), me)
     asked = _asked(request, event)
     if asked.query and asked.found is not None:
@@ -134,27 +142,83 @@ def _seat_page(request, event: Event, asked: Asked, extra: dict):
     return render(request, PAGES + "seat.html", context | extra, status=status)
 
 
+def _prove_page(request, event: Event, player, *, slip=None, error: str = "", status=200):
+    """ "This is me": the code asked for (or the slip's tap: `slip` is its entry and token),
+    with the refusal if any."""
+    context = {"event": event, "player": player, "slip": slip, "error": error}
+    return render(request, PROVE, context, status=status)
+
+
+def _proven(event: Event, entry: Entry):
+    """This phone is the entry's player from now on: its signed identity, then the seat page."""
+    response = redirect("tournaments:seat", event.slug)
+    response.set_cookie(
+        identity_cookie(event),
+        identity_value(entry),
+        max_age=IDENTITY_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+    return response
+
+
+def _error_status(error: TournamentError) -> int:
+    return {"rejected": 429, "not_allowed": 403}.get(error.kind, 400)
+
+
 @require_POST
 def seat_me(request, slug: str):
-    """ "This is me" (remember the player on this phone, in a cookie) or "Not you?" (forget).
-    A plain form post, so it works without JavaScript; back to the seat page after."""
+    """ "This is me" with the player's personal code, or the slip's token (the phone proves
+    whose it is, in a signed cookie), or "Not you?" (forget). A plain form post, so it works
+    without JavaScript; back to the seat page after, or the form again with the refusal."""
     try:
         event = selectors.event_by_slug(slug)
     except Event.DoesNotExist:
         return no_such_event(request)
-    response = redirect("tournaments:seat", event.slug)
-    player_id = query_id(request.POST.get("player"))
     if request.POST.get("forget"):
-        response.delete_cookie(_me_cookie(event), samesite="Lax")
-    elif (
-        player_id is not None and Player.objects.filter(pk=player_id, entries__event=event).exists()
-    ):
-        response.set_cookie(
-            _me_cookie(event),
-            str(player_id),
-            max_age=ME_MAX_AGE,
-            httponly=True,
-            samesite="Lax",
-            secure=settings.SESSION_COOKIE_SECURE,
+        response = redirect("tournaments:seat", event.slug)
+        response.delete_cookie(identity_cookie(event), samesite="Lax")
+        return response
+    entry_id, token = query_id(request.POST.get("entry")), request.POST.get("token", "")
+    if entry_id is not None and token:
+        entry = slip_entry(event, entry_id, token)
+        if entry is None:
+            raise Http404
+        return _proven(event, entry)
+    player_id = query_id(request.POST.get("player"))
+    player = event.entries.filter(player_id=player_id).values_list("player_id", "player__name")
+    player = player.first() if player_id is not None else None
+    if player is None:
+        return redirect("tournaments:seat", event.slug)
+    try:
+        entry = identity.code_check(request, event, player_id, request.POST.get("code"))
+    except TournamentError as error:
+        return _prove_page(request, event, player, error=error.message, status=_error_status(error))
+    return _proven(event, entry)
+
+
+@require_GET
+def seat_slip(request, slug: str, entry_id: int, secret: str):
+    """The printed slip's link: "You are Ana? This is me" (one tap posts the token, so a link
+    opened by someone else's preview or a forged page proves nothing on this phone)."""
+    try:
+        event = selectors.event_by_slug(slug)
+    except Event.DoesNotExist:
+        return no_such_event(request)
+    entry = slip_entry(event, entry_id, secret)
+    if entry is None:
+        return _prove_page(
+            request,
+            event,
+            None,
+            error=_("This slip is no longer valid: ask the organiser for a new one."),
+            status=404,
         )
+    player = (entry.player_id, entry.player.name)
+    response = _prove_page(request, event, player, slip=(entry.pk, secret))
+    # The link's secret reaches no other site; the form's own post keeps its Origin (which
+    # "no-referrer" would blank, failing the CSRF check).
+    response["Referrer-Policy"] = "same-origin"
+    patch_cache_control(response, private=True, no_store=True)
     return response
