@@ -35,6 +35,7 @@ from tournaments.models import (
     Season,
     Table,
 )
+from tournaments.selectors.identity import slip_token
 from tournaments.services import seasons
 
 ROLES = ("anonymous", "table", "club", "event", "other club", "other event", "superuser")
@@ -157,7 +158,8 @@ def build_url(name: str, route: str, world: World) -> str:
         "entry_id": world.entry.pk,
         "game_id": world.game.pk,
         "player_id": world.entry.player_id,
-        "secret": world.game.secret,
+        # a slip's link carries its entry's proof; every other secret is the table's
+        "secret": slip_token(world.entry) if name.endswith(":seat_slip") else world.game.secret,
         "what": "standings",
         "fmt": "csv",
     }

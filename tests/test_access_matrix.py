@@ -70,6 +70,7 @@ MATRIX: dict[str, tuple[frozenset, frozenset]] = {
     "scoring:claim": (EVERYONE, EVERYONE),
     "scoring:verdict": (EVERYONE, EVERYONE),
     "scoring:claim_reset": (RUNS_EVENT, RUNS_EVENT),
+    "scoring:seat_vouch": (RUNS_EVENT, RUNS_EVENT),  # the organiser's say-so for a seat
     "scoring:manage": (RUNS_EVENT, RUNS_EVENT),
     "scoring:manage_reopen": (RUNS_EVENT, RUNS_EVENT),
     "scoring:manage_confirm": (RUNS_EVENT, RUNS_EVENT),
@@ -79,6 +80,7 @@ MATRIX: dict[str, tuple[frozenset, frozenset]] = {
     "tournaments:event": (EVERYONE, EVERYONE),
     "tournaments:seat": (EVERYONE, EVERYONE),
     "tournaments:seat_me": (EVERYONE, EVERYONE),
+    "tournaments:seat_slip": (EVERYONE, EVERYONE),  # the printed slip's link proves its holder
     "tournaments:table_pin": (EVERYONE, EVERYONE),
     "tournaments:round": (EVERYONE, EVERYONE),
     "tournaments:standings": (EVERYONE, EVERYONE),
@@ -117,6 +119,8 @@ MATRIX: dict[str, tuple[frozenset, frozenset]] = {
     "tournaments:organise_player_add": (RUNS_EVENT, RUNS_EVENT),
     "tournaments:organise_members_pick": (RUNS_EVENT, RUNS_EVENT),
     "tournaments:organise_players_paste": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_player_slips": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_code_renew": (RUNS_EVENT, RUNS_EVENT),
     "tournaments:organise_check_in_all": (RUNS_EVENT, RUNS_EVENT),
     "tournaments:organise_check_in": (RUNS_EVENT, RUNS_EVENT),
     "tournaments:organise_withdraw": (RUNS_EVENT, RUNS_EVENT),
