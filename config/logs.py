@@ -10,6 +10,11 @@ outlive the event and are read by more people. ``redact`` replaces them; it is a
   ``request``, tracebacks (``django.request``'s 4xx warnings name the path, secret and all);
 - to gunicorn's access and error logs by config.gunicorn_logging.RedactingLogger.
 
+What people type (names, reasons, paths) reaches log messages too; a line break or a
+terminal escape in it could forge a line of its own or repaint an operator's terminal. So each
+message is also neutralised (``neutral``): control characters and line separators written as
+their escapes, one record one line. The traceback after it keeps its lines.
+
 Kept pure (no Django settings): gunicorn's master imports it before Django is set up.
 """
 
@@ -29,6 +34,16 @@ BEARER = re.compile(r"(\bBearer\s+)[^\s\"',;]+", re.IGNORECASE)
 SECRET_HEADERS = frozenset({"authorization", "cookie", "set-cookie", "x-csrftoken"})
 
 
+#: Characters that end a line or steer a terminal: C0 and C1 controls but the tab, DEL, and
+#: Unicode's line and paragraph separators.
+CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def neutral(text: str) -> str:
+    """The text on one line, each control character written as its escape (``\\n``, ``\\x1b``)."""
+    return CONTROL.sub(lambda found: repr(found.group())[1:-1], text)
+
+
 def redact(text: str) -> str:
     """The text with keeper-link secrets and bearer tokens replaced by ``[redacted]``."""
     text = KEEPER_LINK.sub(rf"\1{REDACTED}", text)
@@ -45,6 +60,10 @@ class RedactingFormatter(logging.Formatter):
         self.inner = inner
 
     def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        plain = neutral(message)
+        if plain != message:  # a copy: the record itself stays as it came
+            record = logging.makeLogRecord({**record.__dict__, "msg": plain, "args": None})
         return redact(self.inner.format(record))
 
 

@@ -1,4 +1,4 @@
-"""Issue 13, finding 4: no table secret in any log line.
+"""No table secret in any log line, and no line forged by what people type.
 
 Django's own lines (``django.request`` names the path of every 4xx, keeper links included),
 our loggers, tracebacks and the JSON format's extra fields are redacted by config.logs'
@@ -166,3 +166,20 @@ def test_the_deployment_runs_gunicorn_with_the_redacting_logger(path):
     assert gunicorn_lines
     for line in gunicorn_lines:
         assert "--logger-class config.gunicorn_logging.RedactingLogger" in line
+
+
+def test_what_people_type_cannot_forge_a_log_line_or_steer_a_terminal(configured_output):
+    """A name with a line break and a terminal escape is written on its own record's line,
+    its controls as escapes; a traceback keeps its lines."""
+    log = logging.getLogger("probe.typed")
+    typed = "Ana\nINFO django: organiser logged in\r\x1b[2J\u2028end"
+    log.warning("renamed to %s", typed)
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        log.exception("failed for %s", "Vera\nforged")
+    written = configured_output.getvalue()
+    first, *rest = written.splitlines()
+    assert first.endswith(r"renamed to Ana\nINFO django: organiser logged in\r\x1b[2J\u2028end")
+    assert "\x1b" not in written and "\u2028" not in written
+    assert rest[0].endswith(r"failed for Vera\nforged") and rest[1].startswith("Traceback")
