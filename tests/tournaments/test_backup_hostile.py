@@ -13,6 +13,7 @@ import copy
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -189,6 +190,33 @@ def test_the_refusals_are_in_the_operators_language(tmp_path):
             tmp_path, with_text(sample(), "event.seed", "1" * 30), r"event\.seed"
         )
     assert "backup" not in message and "число" in message
+
+
+# --- values a field cannot hold, let through by the models' own checks -----------------------
+
+ONE_VALUE = {
+    "an object where a number goes": ("rounds.1.pairing_seconds", {}, "pairing_seconds"),
+    "empty text where a number goes": ("rounds.1.pairing_seconds", "", "pairing_seconds"),
+    "a list in a text field": ("log.0.reason", ["a", "b"], "reason"),
+    "null in a text field": ("rounds.0.build_error", None, "build_error"),
+}
+
+
+@pytest.mark.parametrize("case", ONE_VALUE, ids=list(ONE_VALUE))
+def test_a_field_holds_one_value_of_its_kind(case):
+    """A blank field skips Django's checks when its value is "empty" ({}, "", [], None):
+    the database then refused it with a traceback, or kept `['a', 'b']` as text."""
+    where, value, field = ONE_VALUE[case]
+    data = sample()
+    *parents, last = where.split(".")
+    target = data
+    for key in parents:
+        target = target[int(key)] if key.isdigit() else target[key]
+    target[last] = value
+    row = where.rsplit(".", 1)[0].replace(".0", "[0]").replace(".1", "[1]")
+    with pytest.raises(TournamentError, match=rf"{re.escape(row)} has a bad value \({field}: "):
+        backup.event_import(data=data)
+    assert nothing_written()
 
 
 # --- repeated ids -----------------------------------------------------------------------------
