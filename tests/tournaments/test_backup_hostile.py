@@ -20,11 +20,14 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from django.conf import settings
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import transaction
 from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tournaments import backup
 from tournaments.backup import reading
@@ -40,7 +43,10 @@ HOLE = '"@@ hostile @@"'
 
 def sample() -> dict:
     """A real backup (the format's fixture): imported as it is, it is accepted."""
-    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return copy.deepcopy(_SAMPLE)
+
+
+_SAMPLE = json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
 def with_text(data: dict, where: str, raw: str) -> str:
@@ -219,6 +225,75 @@ def test_a_field_holds_one_value_of_its_kind(case):
     assert nothing_written()
 
 
+# --- any value anywhere -----------------------------------------------------------------------
+
+
+def _places(value, here=()):
+    """Every place of a document (the first three items of each list), as key paths."""
+    yield here
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _places(item, (*here, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:3]):
+            yield from _places(item, (*here, index))
+
+
+PLACES = [place for place in _places(sample()) if place]
+#: Values near the ones a backup holds, so that a change gets past the first checks.
+NEAR = st.sampled_from(
+    [
+        "",
+        "Player 01",
+        "2025-01-01T00:00:00+00:00",
+        "9999-12-31T23:59:59+14:00",
+        "played",
+        "confirmed",
+        [],
+        {},
+        ["Player 01", "Player 02", "Player 03"],
+        [{"code": "x", "players": ["Player 01"]}],
+        0,
+        -1,
+        2**31,
+        2**63 - 1,
+    ]
+)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(changes=st.lists(st.tuples(st.sampled_from(PLACES), NEAR | JSON), min_size=1, max_size=2))
+def test_any_value_anywhere_is_imported_or_refused_never_a_traceback(changes):
+    data = sample()
+    for place, value in changes:
+        target = data
+        for key in place[:-1]:
+            target = target[key] if isinstance(target, dict | list) else None
+            if target is None:
+                break
+        else:
+            if isinstance(target, dict) or (isinstance(target, list) and place[-1] < len(target)):
+                target[place[-1]] = value
+    try:
+        with transaction.atomic():
+            backup.event_import(data=data)
+            transaction.set_rollback(True)
+    except TournamentError as error:
+        assert error.message
+    assert nothing_written()
+
+
 # --- repeated ids -----------------------------------------------------------------------------
 
 
@@ -316,7 +391,7 @@ def test_the_command_exits_non_zero_without_a_traceback(tmp_path):
         path.write_text(text, encoding="utf-8")
         result = subprocess.run(
             [sys.executable, "manage.py", "import_event", str(path)],
-            cwd=settings.BASE_DIR,
+            cwd=django_settings.BASE_DIR,
             env=env,
             capture_output=True,
             text=True,
