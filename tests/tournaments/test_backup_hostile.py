@@ -400,3 +400,19 @@ def test_the_command_exits_non_zero_without_a_traceback(tmp_path):
         assert result.returncode == 1, (name, result.stderr[-2000:])
         assert "Traceback" not in result.stderr, (name, result.stderr[-2000:])
         assert "CommandError: nothing imported: the backup is not valid" in result.stderr, name
+
+
+def test_a_file_naming_70000_organisers_gets_a_warning_of_one_short_line(tmp_path):
+    """The warning named every missing user: 70,000 names on one line. It names twenty and
+    says how many more (the users are asked for in chunks, as every lookup of the import)."""
+    User.objects.create_user("olga")
+    data = sample()
+    data["event"]["organisers"] = ["olga", *(f"stranger-{n}" for n in range(70_000))]
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    err = io.StringIO()
+    call_command("import_event", str(path), stdout=io.StringIO(), stderr=err)
+    assert list(Event.objects.get().organisers.values_list("username", flat=True)) == ["olga"]
+    missing = next(line for line in err.getvalue().splitlines() if "no user here" in line)
+    assert "stranger-0, stranger-1, stranger-10, " in missing and "… (+69980)" in missing
+    assert len(missing) < 1000

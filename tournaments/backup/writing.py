@@ -93,7 +93,7 @@ def _write(plan: Plan) -> Imported:
     users = _users(plan.organisers)
     if plan.organisers_chosen and len(users) < len(set(plan.organisers)):
         missing = sorted(set(plan.organisers) - {user.get_username() for user in users})
-        raise TournamentError("backup_organiser_unknown", names=", ".join(missing))
+        raise TournamentError("backup_organiser_unknown", names=_few(missing))
     secrets = [game.secret for game in plan.rows[Game]]
     if any(Game.objects.filter(secret__in=chunk).exists() for chunk in _chunks(secrets)):
         raise TournamentError("backup_secret_here")
@@ -146,19 +146,31 @@ def _write(plan: Plan) -> Imported:
 
 
 def _users(usernames: list[str]) -> list:
+    """The users of these names, asked for in chunks (a file may name thousands)."""
     user_model = get_user_model()
-    found = user_model.objects.filter(**{f"{user_model.USERNAME_FIELD}__in": usernames})
+    lookup = f"{user_model.USERNAME_FIELD}__in"
+    found = [
+        user
+        for chunk in _chunks(sorted(set(usernames)))
+        for user in user_model.objects.filter(**{lookup: chunk})
+    ]
     return sorted(found, key=lambda user: user.get_username())
+
+
+def _few(names: list[str], most: int = 20) -> str:
+    """Names for a message: the first `most`, then how many more."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown}, … (+{len(names) - most})"
 
 
 def _organisers_warnings(event: Event, usernames: list[str], users: list, warnings: list) -> None:
     """The file chose the organisers: say who now runs the event, and who was left out."""
     if users:
-        names = ", ".join(user.get_username() for user in users)
+        names = _few([user.get_username() for user in users])
         warnings.append(Notice("backup_organisers_from_file", {"names": names, "slug": event.slug}))
     missing = sorted(set(usernames) - {user.get_username() for user in users})
     if missing:
-        warnings.append(Notice("backup_organisers_missing", {"names": ", ".join(missing)}))
+        warnings.append(Notice("backup_organisers_missing", {"names": _few(missing)}))
 
 
 def _chunks(values: list, size: int = CHUNK) -> Iterator[list]:
