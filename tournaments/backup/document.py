@@ -5,8 +5,8 @@ document, wherever it stands (fields, JSON fields, keys), before the reader look
 the values mean. A document that breaks one is refused with the place it breaks it, and
 nothing reaches the database:
 
-- nesting: at most MAX_DEPTH deep (a real backup nests 9 deep: a flag's players in a
-  table of a round). JSON text nested deeper than Python's stack is refused while it is
+- nesting: at most MAX_DEPTH deep (a real backup nests 11 deep: the totals before a
+  change to a table's game). JSON text nested deeper than Python's stack is refused while it is
   parsed, at its line and column; values handed over are walked without recursion.
 - numbers: whole numbers within 64 bits (the widest integer every database keeps, and far
   fewer digits than Python's limit on turning text into a number) and finite decimals
