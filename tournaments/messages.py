@@ -234,6 +234,33 @@ MESSAGES = {
         "no user here is called %(names)s: not made organisers (a backup never creates "
         "logins; add them on the event's page once they have one)"
     ),
+    "backup_organisers_from_file": _(
+        "the backup makes %(names)s organisers of %(slug)s: they can change its players, "
+        "rounds and results. The file decides who organises the event it brings: check these "
+        "are the right people, or import again with --organiser USERNAME to choose"
+    ),
+    "backup_organiser_unknown": _(
+        "no user here is called %(names)s: an imported event is given only to existing users"
+    ),
+    # a hostile backup: refused before anything reads its values (tournaments.backup.document)
+    "backup_not_json": _("the file is not JSON: %(why)s"),
+    "backup_too_deep": _("the backup is not valid: %(where)s is nested more than %(most)s deep"),
+    "backup_number_range": _(
+        "the backup is not valid: %(where)s holds %(number)s (%(digits)s digits), a number no "
+        "database keeps: whole numbers go from %(least)s to %(most)s"
+    ),
+    "backup_number_not_finite": _(
+        "the backup is not valid: %(where)s holds %(number)s, which is not a finite number"
+    ),
+    "backup_unstorable": _(
+        "the backup is not valid: %(where)s holds a NUL character or a lone surrogate, "
+        "which no database stores"
+    ),
+    "backup_unstorable_key": _(
+        "the backup is not valid: %(where)s has a key with a NUL character or a lone "
+        "surrogate, which no database stores"
+    ),
+    "backup_not_plain": _("the backup is not valid: %(where)s holds a %(type)s, not a JSON value"),
     # a pasted list of players (tournaments.csv_import)
     "line_name_too_long": _("Line %(line)s: a name has at most %(max)s characters."),
     "line_name_empty": _("Line %(line)s: the name column is empty."),

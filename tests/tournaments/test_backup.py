@@ -271,7 +271,14 @@ def test_a_restore_into_an_empty_database_gives_back_the_event_exactly(played):
 
     imported = backup.event_import(data=copy.deepcopy(before))
     event = imported.event
-    assert imported.warnings == []
+    # The one warning: who organises it, as the file says (olga and boris are users here).
+    assert [str(warning) for warning in imported.warnings] == [
+        str(
+            backup.Notice(
+                "backup_organisers_from_file", {"names": "boris, olga", "slug": event.slug}
+            )
+        )
+    ]
     assert canonical(document(event)) == canonical(before)  # ids too: all were free again
     assert {model.__name__: model.objects.count() for model in MODELS} == counts
     assert {secret: game_state_json(game) for secret, game in games_of(event).items()} == states
@@ -318,8 +325,9 @@ def test_a_copy_under_new_ids_keeps_everything_but_the_ids(played):
     imported = backup.event_import(data=data, club_slug="plovdiv")
     event = imported.event
     assert event.club.slug == "plovdiv" and event.club.name == "Sofia Blato Club"
-    assert len(imported.warnings) == 2
-    assert "lots" in str(imported.warnings[0]) and "keeper links" in str(imported.warnings[1])
+    codes = [warning.code for warning in imported.warnings]
+    assert codes == ["backup_players_moved", "backup_organisers_from_file", "backup_games_moved"]
+    assert "lots" in str(imported.warnings[0]) and "keeper links" in str(imported.warnings[2])
     new_games = {g.pk for g in games_of(event).values()}
     assert not new_games & fresh["games"]
     assert not set(event.club.players.values_list("pk", flat=True)) & fresh["players"]
@@ -355,7 +363,9 @@ def test_an_organiser_without_a_login_here_is_left_out_with_a_warning(played):
     User.objects.filter(username="boris").delete()
     imported = backup.event_import(data=data)
     assert list(imported.event.organisers.values_list("username", flat=True)) == ["olga"]
-    assert len(imported.warnings) == 1 and "boris" in str(imported.warnings[0])
+    named, missing = imported.warnings
+    assert "makes olga organisers" in str(named) and "boris" not in str(named)
+    assert missing.code == "backup_organisers_missing" and "boris" in str(missing)
     assert not User.objects.filter(username="boris").exists()
 
 
@@ -642,7 +652,7 @@ def test_a_backup_written_before_the_rewrite_imports_and_round_trips():
 
     imported = backup.event_import(data=copy.deepcopy(old))
     event = imported.event
-    assert imported.warnings == []
+    assert [warning.code for warning in imported.warnings] == ["backup_organisers_from_file"]
     # Everything comes back as the file has it, ids included; the fingerprint is gone (each
     # snapshot's `current` says it) and `counted`, which that version did not keep, is empty;
     # so are the table phones' fields (the keeper alone confirms, no PIN).

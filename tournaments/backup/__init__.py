@@ -13,6 +13,8 @@ inside JSON values (pairing flags, substitutions, void players, standings rows, 
 log's `player` and `players`) are written as names too.
 
 The rooms:
+- document.py: JSON text parsed, and every value of the document checked first (how deep
+  it nests, numbers a database keeps, text it stores), wherever it stands;
 - fields.py: the FORMAT and VERSION; which fields of each model the file holds (the
   model's own `_meta`, less an explicit list); how a row goes out and comes back, players
   in JSON values both ways;
@@ -27,8 +29,9 @@ pages check them. Refusals are TournamentErrors with "backup_..." codes
 at those tables.
 """
 
+from .document import parse
 from .export import event_export
 from .fields import FORMAT, VERSION
 from .writing import Imported, Notice, event_import
 
-__all__ = ["FORMAT", "VERSION", "Imported", "Notice", "event_export", "event_import"]
+__all__ = ["FORMAT", "VERSION", "Imported", "Notice", "event_export", "event_import", "parse"]

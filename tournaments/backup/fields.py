@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -268,14 +269,37 @@ def _clean(row: models.Model, where: str) -> None:
         for f in row._meta.fields
         if f.is_relation or isinstance(f, models.JSONField | models.DateTimeField)
     ]
+    found = _one_value(row, exclude)
     try:
         row.clean_fields(exclude=exclude)
     except ValidationError as error:
+        found = error.message_dict | found
+    if found:
         problems = "; ".join(
-            f"{key}: {' '.join(str(m) for m in messages)}"
-            for key, messages in error.message_dict.items()
+            f"{key}: {' '.join(str(m) for m in messages)}" for key, messages in found.items()
         )
-        raise bad("bad_value", where, problems=problems) from None
+        raise bad("bad_value", where, problems=problems)
+
+
+def _one_value(row: models.Model, exclude: list[str]) -> dict[str, list[str]]:
+    """What clean_fields lets through, found too: a list or object where a field holds one
+    value, and an empty value a blank field cannot store (None where it is not null, "" or
+    {} where it holds a number); the database would refuse them with a traceback."""
+    found = {}
+    for f in row._meta.fields:
+        if f.name in exclude or f.primary_key:
+            continue
+        value = getattr(row, f.attname)
+        try:
+            if isinstance(value, list | dict):
+                raise ValidationError(RegexValidator.message)
+            if value is None and not f.null:
+                raise ValidationError(f.error_messages["null"])
+            if f.blank and value is not None and value in f.empty_values:
+                f.to_python(value)
+        except ValidationError as error:
+            found[f.name] = error.messages
+    return found
 
 
 def items(obj: dict, key: str, where: str) -> Iterator[tuple[object, str]]:

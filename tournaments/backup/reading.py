@@ -7,6 +7,7 @@ name, rows by nesting); the Plan keeps those links and sets them once ids are kn
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -17,6 +18,7 @@ from scoring.names import NameProblem, PlayerName
 from .. import event_settings
 from ..errors import TournamentError
 from ..models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
+from .document import check
 from .fields import FORMAT, VERSION, bad, items, moment, nobody, row_in
 from .games import read_game
 
@@ -33,6 +35,8 @@ class Plan:
     club: Club
     event: Event
     organisers: list[str]
+    #: Whether the organisers were named by whoever imports, not by the file.
+    organisers_chosen: bool = False
     players: dict[str, Player] = field(default_factory=dict)  # by name, in file order
     rows: dict[type, list] = field(default_factory=lambda: defaultdict(list))
     #: Each row's relations, set when the rows they point at are saved.
@@ -53,6 +57,7 @@ class Plan:
 
 
 def read(data: object) -> Plan:
+    check(data)  # every value storable first (document.py): what follows reads meanings
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else None
         raise TournamentError("backup_not_a_backup", found=repr(found), expected=FORMAT)
@@ -182,7 +187,17 @@ def _read_table(value, where, round_, plan, secrets, published) -> tuple[Table, 
 
 
 def _no_id_twice(model: type, rows: list) -> None:
-    ids = [row.pk for row in rows if row.pk is not None]
-    if len(set(ids)) != len(ids):
-        twice = sorted({pk for pk in ids if ids.count(pk) > 1})[:5]
-        raise bad("ids_twice", f"the {model.__name__} rows", ids=str(twice))
+    """One pass with sets: a few hashes a row, however many rows repeat ids (a file is
+    someone else's, and comparing every id with every other took minutes)."""
+    seen: set = set()
+    twice: set = set()
+    for row in rows:
+        if row.pk is None:
+            continue
+        if row.pk in seen:
+            twice.add(row.pk)
+        else:
+            seen.add(row.pk)
+    if twice:
+        first = heapq.nsmallest(5, twice)
+        raise bad("ids_twice", f"the {model.__name__} rows", ids=str(first))

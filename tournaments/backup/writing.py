@@ -19,6 +19,7 @@ from django.core.management.color import no_style
 from django.core.validators import validate_slug
 from django.db import IntegrityError, connection, models, transaction
 
+from config.input import unstorable
 from scoring.models import Game
 
 from ..errors import TournamentError
@@ -51,16 +52,27 @@ class Imported:
     warnings: list[Notice] = field(default_factory=list)
 
 
-def event_import(*, data: object, club_slug: str | None = None) -> Imported:
+def event_import(
+    *, data: object, club_slug: str | None = None, organisers: list[str] | None = None
+) -> Imported:
     """Load a backup made by `event_export`, in one transaction.
 
     The club is the one with the backup's slug (or `club_slug`), made if there is none;
-    players are found by name in that club, or made. Organisers are linked only if a user
-    of that name exists: a backup never creates logins. Refused with TournamentError, and
-    nothing written, when the document is not a backup this version reads, does not hold
-    together, or the event (its slug) or one of its table secrets is already here.
+    players are found by name in that club, or made. Who organises the event is the file's
+    say unless `organisers` (usernames, each a user here) names them instead: the file's
+    organisers are linked only if a user of that name exists (a backup never creates
+    logins), and a warning names those linked, since they may now run the event. Refused
+    with TournamentError, and nothing written, when the document is not a backup this
+    version reads, does not hold together, names an organiser who is not here, or the event
+    (its slug) or one of its table secrets is already here.
     """
     plan = read(data)
+    if organisers is not None:
+        # Typed by whoever imports: a name no database stores is nobody's (and no query's).
+        strange = [repr(name) for name in organisers if not name or unstorable(name)]
+        if strange:
+            raise TournamentError("backup_organiser_unknown", names=", ".join(strange))
+        plan.organisers, plan.organisers_chosen = list(organisers), True
     if club_slug is not None:
         try:
             validate_slug(club_slug)
@@ -78,6 +90,10 @@ def _write(plan: Plan) -> Imported:
     event, warnings = plan.event, []
     if Event.objects.filter(slug=event.slug).exists():
         raise TournamentError("backup_event_here", slug=event.slug)
+    users = _users(plan.organisers)
+    if plan.organisers_chosen and len(users) < len(set(plan.organisers)):
+        missing = sorted(set(plan.organisers) - {user.get_username() for user in users})
+        raise TournamentError("backup_organiser_unknown", names=_few(missing))
     secrets = [game.secret for game in plan.rows[Game]]
     if any(Game.objects.filter(secret__in=chunk).exists() for chunk in _chunks(secrets)):
         raise TournamentError("backup_secret_here")
@@ -108,7 +124,9 @@ def _write(plan: Plan) -> Imported:
     # others behind (tournaments.models.Standings.is_current).
     event.results_version = 1
     _insert(Event, [event])
-    _organisers(event, plan.organisers, warnings)
+    event.organisers.set(users)
+    if not plan.organisers_chosen:
+        _organisers_warnings(event, plan.organisers, users, warnings)
 
     file_game_ids = {id(game): game.pk for game in plan.rows[Game]}
     current = {id(snapshot) for snapshot in plan.current}
@@ -127,13 +145,32 @@ def _write(plan: Plan) -> Imported:
     return Imported(event=event, warnings=warnings)
 
 
-def _organisers(event: Event, usernames: list[str], warnings: list[Notice]) -> None:
+def _users(usernames: list[str]) -> list:
+    """The users of these names, asked for in chunks (a file may name thousands)."""
     user_model = get_user_model()
-    users = list(user_model.objects.filter(**{f"{user_model.USERNAME_FIELD}__in": usernames}))
-    event.organisers.set(users)
+    lookup = f"{user_model.USERNAME_FIELD}__in"
+    found = [
+        user
+        for chunk in _chunks(sorted(set(usernames)))
+        for user in user_model.objects.filter(**{lookup: chunk})
+    ]
+    return sorted(found, key=lambda user: user.get_username())
+
+
+def _few(names: list[str], most: int = 20) -> str:
+    """Names for a message: the first `most`, then how many more."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown}, … (+{len(names) - most})"
+
+
+def _organisers_warnings(event: Event, usernames: list[str], users: list, warnings: list) -> None:
+    """The file chose the organisers: say who now runs the event, and who was left out."""
+    if users:
+        names = _few([user.get_username() for user in users])
+        warnings.append(Notice("backup_organisers_from_file", {"names": names, "slug": event.slug}))
     missing = sorted(set(usernames) - {user.get_username() for user in users})
     if missing:
-        warnings.append(Notice("backup_organisers_missing", {"names": ", ".join(missing)}))
+        warnings.append(Notice("backup_organisers_missing", {"names": _few(missing)}))
 
 
 def _chunks(values: list, size: int = CHUNK) -> Iterator[list]:
