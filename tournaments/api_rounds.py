@@ -29,7 +29,12 @@ ERRORS = answers({}, TOKEN, 404, BODY, 409)
 #: Why a table is changed: the services refuse a blank one.
 REASON = {"type": "string", "minLength": 1, "maxLength": MAX_REASON, "pattern": r"\S"}
 SLUG = "$request.path.slug"
-ROUND_STEPS_NAMES = ("rebuild", "publish", "close")
+#: A round's next steps, as on its page.
+ROUND_STEPS = {
+    "rebuild": services.round_retry,
+    "publish": services.round_publish,
+    "close": services.round_close,
+}
 
 
 def _to_round(number: str) -> dict:
@@ -45,7 +50,7 @@ def _to_round(number: str) -> dict:
                 path__slug=SLUG,
                 path__number=number,
             )
-            for step in ROUND_STEPS_NAMES
+            for step in ROUND_STEPS
         },
     }
 
@@ -128,11 +133,6 @@ def round_delete(request: HttpRequest, user, slug: str, text: str) -> HttpRespon
 
 
 ROUND = "/events/{slug:slug}/rounds/{number}/"
-ROUND_STEPS = {
-    "rebuild": services.round_retry,
-    "publish": services.round_publish,
-    "close": services.round_close,
-}
 
 
 def _step_view(name: str, step):
