@@ -15,6 +15,7 @@ settled here once for every app's router:
 - ``JsonRenderer``: UTF-8 as is (not ``\\u`` escapes) and never NaN, as ``json_response``.
 - Bodies are read by ``config.api.read_body`` inside the view, after the path's 404 and the
   token's 401/403 (ninja would validate a Body parameter before any of them).
+- ``Api``: its OpenAPI schema declares every status and link (config.api_schema.refine).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ninja.renderers import BaseRenderer
 from ninja.responses import NinjaJSONEncoder
 
 from config.api import ApiError, domain_status, error_response, validation_message
+from config.api_schema import refine
 
 
 class JsonRenderer(BaseRenderer):
@@ -114,9 +116,16 @@ def _domain_error(request: HttpRequest, error: Exception) -> HttpResponse:
     return error_response(status, str(error.message))
 
 
+class Api(NinjaAPI):
+    """The NinjaAPI whose OpenAPI schema is refined by config.api_schema."""
+
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        return refine(super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params))
+
+
 def make_api(**kwargs) -> NinjaAPI:
     """The one NinjaAPI, with the contract's renderer and exception handlers."""
-    api = NinjaAPI(renderer=JsonRenderer(), **kwargs)
+    api = Api(renderer=JsonRenderer(), **kwargs)
     api.add_exception_handler(ApiError, _api_error)
     api.add_exception_handler(ValidationError, _invalid)
     api.add_exception_handler(HttpError, _http_error)

@@ -30,7 +30,6 @@ import engine
 from config.api import (
     ApiError,
     Body,
-    ErrorOut,
     bearer_token,
     json_response,
     loose,
@@ -38,10 +37,12 @@ from config.api import (
     read_body,
 )
 from config.api_ninja import ApiRouter, body_doc
+from config.api_schema import BODY, TOKEN, answers, extra, link, links
 
 from . import services, throttle
 from .errors import Conflict, DealRejected
 from .models import Game, deal_as_record
+from .names import MAX_NAME
 from .selectors import game_state_json, live_deals
 
 ACTOR = "api"
@@ -60,10 +61,12 @@ VERSION = {
     " if the deal changed since, 409 with both sides; left out, the write is taken as it comes",
 }
 
+NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+
 
 class GameIn(Body):
-    ruleset: loose({"type": "string", "examples": ["blato"]})
-    players: loose({"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3})
+    ruleset: loose({"type": "string", "enum": list(engine.RULESETS), "examples": ["blato"]})
+    players: loose({"type": "array", "items": NAME, "minItems": 3, "maxItems": 3})
     options: loose({"type": "object"}) = None
     first_dealer: loose({"type": "integer", "minimum": 0, "maximum": 2}) = None
 
@@ -125,7 +128,30 @@ class GameCreated(GameOut):
     url: str
 
 
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: StaleOut}
+#: A write with the table's token: the game (404), the token, the body, the game's state (409).
+ERRORS = {**answers({}, 404, TOKEN, BODY, 409), 409: StaleOut}
+#: The writes' security: the table's own token (checked in the view, after the game's 404).
+TABLE = {"security": [{"TableToken": []}]}
+GAME = "$response.body#/id"
+#: Where a new game leads: its sheet, its first deal with its token, its confirmation.
+NEW_GAME = links(
+    201,
+    game=link("scoring_api_game", "The new game's sheet.", path__game_id=GAME),
+    deal=link(
+        "scoring_api_deals",
+        "Its first deal, with the token just answered.",
+        path__game_id=GAME,
+        header__Authorization="Bearer {$response.body#/token}",
+    ),
+    confirm=link(
+        "tournaments_api_rounds_game_confirm",
+        "Its result confirmed, with the token just answered.",
+        path__game_id=GAME,
+        header__Authorization="Bearer {$response.body#/token}",
+    ),
+)
+#: A deal recorded (or recorded already) leads to the game's sheet.
+RECORDED = link("scoring_api_game", "The game's sheet.", path__game_id=GAME)
 
 
 def _game_or_404(game_id: int, *only: str) -> Game:
@@ -210,9 +236,9 @@ def _mine(number: object, data, *fields: str) -> dict:
 
 @router.post(
     "/games",
-    response={201: GameCreated, **ERRORS},
+    response=answers({201: GameCreated}, BODY, 429),
     url_name="games",
-    openapi_extra=body_doc(GameIn),
+    openapi_extra=extra(body_doc(GameIn), NEW_GAME),
 )
 def games(request: HttpRequest) -> HttpResponse:
     """A new game; answers its token, once."""
@@ -243,7 +269,7 @@ def games(request: HttpRequest) -> HttpResponse:
     return json_response(body, 201, headers={"Location": location, "Cache-Control": "no-store"})
 
 
-@router.get("/games/{int:game_id}", response={200: GameOut, 404: ErrorOut}, url_name="game")
+@router.get("/games/{int:game_id}", response=answers({200: GameOut}, 404), url_name="game")
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """Public; never the token."""
     found = _game_or_404(game_id)
@@ -253,7 +279,9 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 @router.post(
     "/games/{int:game_id}/deals",
     response={200: GameOut, 201: GameOut, **ERRORS},
-    openapi_extra=body_doc(DealIn),
+    openapi_extra=extra(
+        body_doc(DealIn), TABLE, links(200, game=RECORDED), links(201, game=RECORDED)
+    ),
 )
 def deals(request: HttpRequest, game_id: int) -> HttpResponse:
     """Record deal `deal`; resending it records nothing twice (200)."""
@@ -282,7 +310,10 @@ def _deal_answer(recorded) -> HttpResponse:
 
 
 @router.patch(
-    DEAL, response={200: GameOut, **ERRORS}, url_name="deal", openapi_extra=body_doc(LastTricksIn)
+    DEAL,
+    response={200: GameOut, **ERRORS},
+    url_name="deal",
+    openapi_extra=extra(body_doc(LastTricksIn), TABLE),
 )
 def deal_patch(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """Add the last tricks' winners to deal `number` (a tie-break asks for them)."""
@@ -300,7 +331,10 @@ def deal_patch(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
 
 
 @router.delete(
-    DEAL, response={200: GameOut, **ERRORS}, url_name="deal_undo", openapi_extra=body_doc(UndoIn)
+    DEAL,
+    response={200: GameOut, **ERRORS},
+    url_name="deal_undo",
+    openapi_extra=extra(body_doc(UndoIn), TABLE),
 )
 def deal_undo(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """Undo deal `number`, the last one, while the result is not confirmed. A body
@@ -327,7 +361,7 @@ def _undo_version(request: HttpRequest) -> object:
     DEAL,
     response={200: GameOut, **ERRORS},
     url_name="deal_correct",
-    openapi_extra=body_doc(CorrectionIn),
+    openapi_extra=extra(body_doc(CorrectionIn), TABLE),
 )
 def deal_correct(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """Correct any recorded deal; the engine's refusal of the replayed record answers 400 with

@@ -6,8 +6,9 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from config.api import CONTENT_TYPE, ApiError, ErrorOut, json_response
+from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
+from config.api_schema import BODY, TOKEN, answers, extra, link, links
 
 from . import standings_render, walkouts
 from .api_auth import organises, token_account
@@ -33,7 +34,7 @@ def _event(slug: str) -> Event:
 
 @router.get(
     "/events/{slug:slug}/standings",
-    response={200: dict, 304: None, 404: ErrorOut},
+    response=answers({200: dict, 304: None}, 404),
     url_name="standings",
 )
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -69,9 +70,46 @@ def _table_data(table, *, with_token: bool) -> dict:
 
 
 ROUND = "/events/{slug:slug}/rounds/{number}"
+SLUG, NUMBER = "$request.path.slug", "$request.path.number"
+TABLE, GAME = "$response.body#/tables/0/table", "$response.body#/tables/0/game"
+#: Where a round leads: its first table (a walkout: substitute, void) and that table's game,
+#: read, scored with the token its organisers see, confirmed.
+ROUND_LINKS = links(
+    200,
+    game=link("scoring_api_game", "The first table's game.", path__game_id=GAME),
+    deal=link(
+        "scoring_api_deals",
+        "A deal of the first table's game, with the table's token (organisers see it).",
+        path__game_id=GAME,
+        header__Authorization="Bearer {$response.body#/tables/0/token}",
+    ),
+    confirm=link(
+        "tournaments_api_rounds_game_confirm",
+        "The first table's result confirmed.",
+        path__game_id=GAME,
+    ),
+    **{
+        step: link(
+            f"tournaments_api_rounds_table_{step}",
+            f"The first table: {step}.",
+            path__slug=SLUG,
+            path__number=NUMBER,
+            path__table_number=TABLE,
+        )
+        for step in ("substitute", "void")
+    },
+    standings=link("tournaments_api_standings", "The event's standings.", path__slug=SLUG),
+)
+#: The public may read it without a token; an organiser's shows drafts and tokens too.
+OPTIONAL_TOKEN = {"security": [{}, {"OrganiserToken": []}]}
 
 
-@router.get(ROUND, response={200: dict, 401: ErrorOut, 404: ErrorOut}, url_name="round")
+@router.get(
+    ROUND,
+    response=answers({200: dict}, 401, 404, 429),
+    url_name="round",
+    openapi_extra=extra(ROUND_LINKS, OPTIONAL_TOKEN),
+)
 def round_detail(request: HttpRequest, slug: str, number: str) -> HttpResponse:
     """A round's tables. The public sees published and closed rounds; the event's organisers
     (their API token) see every round, a draft, a failed or a still-building one too, and each
@@ -103,8 +141,8 @@ def round_detail(request: HttpRequest, slug: str, number: str) -> HttpResponse:
 
 @router.delete(
     ROUND,
-    response={200: dict, **{status: ErrorOut for status in (400, 401, 403, 404, 409)}},
-    openapi_extra=body_doc(ReasonIn),
+    response=answers({200: dict}, TOKEN, 404, BODY, 409),
+    openapi_extra=extra(body_doc(ReasonIn), {"security": [{"OrganiserToken": []}]}),
 )
 def round_remove(request: HttpRequest, slug: str, number: str) -> HttpResponse:
     """A draft, failed or stuck round goes (organisers; beyond the spec: the pages' delete)."""

@@ -14,8 +14,11 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from config.api import ApiError, Body, ErrorOut, json_body, json_response, loose, read_body
+import engine
+from config.api import ApiError, Body, json_body, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
+from config.api_schema import BODY, TOKEN, answers, extra, link, links
+from scoring.names import MAX_NAME
 
 from . import services
 from .api_auth import organised_event, organiser_token
@@ -23,39 +26,54 @@ from .api_input import ReasonIn, actor, number, reason, text, whole
 from .event_settings import MAX_EVENT_NAME, MAX_ROUNDS
 from .models import Club, Entry, Event
 from .permissions import require_club
+from .vocabulary import BYE_POLICY_LABELS, METRICS, PAIRING_MODE_LABELS, VOID_POLICY_LABELS
 
 MAX_NAMES = 1000  # players entered by one request
 MAX_CLUB_NAME = 120
 
 router = ApiRouter(auth=organiser_token, tags=["organisers"])
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
-TEXT = {"type": "string"}
+#: An event's write: the token, the event (404), the body, the event's state (409).
+ERRORS = answers({}, TOKEN, 404, BODY, 409)
+MAX_SLUG = 50
+
+
+def a_line(most: int) -> dict:
+    """A one-line text that must hold more than spaces (api_input.text's rule)."""
+    return {"type": "string", "minLength": 1, "maxLength": most, "pattern": r"\S"}
+
+
+def one_of(values) -> dict:
+    return {"type": "string", "enum": list(values)}
+
+
+MODE = one_of(PAIRING_MODE_LABELS)
+MODES = {"type": "array", "items": MODE, "minItems": 1, "maxItems": MAX_ROUNDS}
 
 
 class ClubIn(Body):
-    name: loose(TEXT)
+    name: loose(a_line(MAX_CLUB_NAME))
 
 
 class EventIn(Body):
-    club: loose({"type": "string", "description": "the club's slug"})
-    name: loose(TEXT)
-    ruleset: loose({"type": "string", "examples": ["blato"]})
+    club: loose({**a_line(MAX_SLUG), "description": "the club's slug"})
+    name: loose(a_line(MAX_EVENT_NAME))
+    ruleset: loose({**one_of(engine.RULESETS), "examples": ["blato"]})
     rounds: loose({"type": "integer", "minimum": 1, "maximum": MAX_ROUNDS})
     pairing: loose(
         {
             "description": "one mode for every round, or a list of modes, one a round",
-            "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+            "anyOf": [MODE, MODES],
         }
     )
     options: loose({"type": "object"}) = None
-    precedence: loose({"type": "array", "items": {"type": "string"}}) = None
+    precedence: loose({"type": "array", "items": one_of(METRICS)}) = None
     placing_points: loose({"type": "array", "items": {"type": "integer"}}) = None
-    bye_policy: loose(TEXT) = None
-    void_policy: loose(TEXT) = None
+    bye_policy: loose(one_of(BYE_POLICY_LABELS)) = None
+    void_policy: loose(one_of(VOID_POLICY_LABELS)) = None
 
 
 class PlayersIn(Body):
-    names: loose({"type": "array", "items": {"type": "string"}, "maxItems": MAX_NAMES})
+    names: loose({"type": "array", "items": a_line(MAX_NAME), "minItems": 1, "maxItems": MAX_NAMES})
     checked_in: loose({"type": "boolean"}) = False
 
 
@@ -77,8 +95,57 @@ class PlayersOut(Body):
 # --- clubs and events --------------------------------------------------------------------------
 
 
+#: A new club leads to an event in it (the rest of the body as an example).
+NEW_CLUB = links(
+    201,
+    event=link(
+        "tournaments_api_organise_events",
+        "An event in the new club.",
+        body={
+            "club": "$response.body#/club",
+            "name": "Friday night",
+            "ruleset": "blato",
+            "rounds": 3,
+            "pairing": "swiss",
+        },
+    ),
+)
+EVENT = "$response.body#/event"
+#: A new event leads to its players, its first round and its standings.
+NEW_EVENT = links(
+    201,
+    players=link(
+        "tournaments_api_organise_players",
+        "Players entered into the new event.",
+        path__slug=EVENT,
+        body={"names": ["Ana", "Boris", "Vera"], "checked_in": True},
+    ),
+    round=link("tournaments_api_rounds_rounds", "Its next round built.", path__slug=EVENT),
+    standings=link("tournaments_api_standings", "Its standings.", path__slug=EVENT),
+)
+SLUG = "$request.path.slug"
+PLAYER_ID = "$response.body#/players/0/id"
+#: Players entered lead to the first one's changes and to the next round.
+ENTERED = links(
+    201,
+    round=link("tournaments_api_rounds_rounds", "The event's next round built.", path__slug=SLUG),
+    **{
+        change.replace("-", "_"): link(
+            f"tournaments_api_organise_player_{change.replace('-', '_')}",
+            f"The first player entered: {change}.",
+            path__slug=SLUG,
+            path__player_id=PLAYER_ID,
+        )
+        for change in ("check-in", "check-out", "withdraw", "reinstate")
+    },
+)
+
+
 @router.post(
-    "/clubs", response={201: ClubOut, **ERRORS}, url_name="clubs", openapi_extra=body_doc(ClubIn)
+    "/clubs",
+    response=answers({201: ClubOut}, TOKEN, BODY),
+    url_name="clubs",
+    openapi_extra=extra(body_doc(ClubIn), NEW_CLUB),
 )
 def clubs(request: HttpRequest) -> HttpResponse:
     """A new club. Any account may make one, as on the pages; that account runs it."""
@@ -136,7 +203,7 @@ def _settings(data: EventIn) -> dict:
 def _club_run_by(user, slug: object) -> Club:
     """The club the body names (400 for none), if this account runs it (403): read before the
     rest of the body, so the rights are answered first, as for an event in the path."""
-    club_slug = text(slug, "club", 50)
+    club_slug = text(slug, "club", MAX_SLUG)
     club = Club.objects.filter(slug=club_slug).first()
     if club is None:
         raise ApiError(400, _("there is no club %(slug)s") % {"slug": club_slug})
@@ -145,7 +212,10 @@ def _club_run_by(user, slug: object) -> Club:
 
 
 @router.post(
-    "/events", response={201: dict, **ERRORS}, url_name="events", openapi_extra=body_doc(EventIn)
+    "/events",
+    response=answers({201: dict}, TOKEN, BODY, 409),
+    url_name="events",
+    openapi_extra=extra(body_doc(EventIn), NEW_EVENT),
 )
 def events(request: HttpRequest) -> HttpResponse:
     """A new event in a club the token's account runs (tournaments.permissions: 403 for
@@ -193,7 +263,7 @@ def _entry_answer(entry: Entry) -> dict:
 @router.post(
     "/events/{slug:slug}/players",
     response={201: PlayersOut, **ERRORS},
-    openapi_extra=body_doc(PlayersIn),
+    openapi_extra=extra(body_doc(PlayersIn), ENTERED),
 )
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     """Enter players by name (a name already entered is the same player, answered again)."""

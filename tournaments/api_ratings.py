@@ -11,8 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from ninja import Schema
 
-from config.api import ApiError, ErrorOut, json_response
+from config.api import ApiError, json_response
 from config.api_ninja import ApiRouter
+from config.api_schema import answers
 
 from .api_auth import token_account
 from .models import Club
@@ -57,8 +58,9 @@ def ratings_body(club: Club) -> dict:
 
 @router.get(
     "/clubs/{slug:slug}/ratings",
-    response={200: RatingsOut, 404: ErrorOut},
+    response=answers({200: RatingsOut}, 401, 404, 429),
     url_name="club_ratings",
+    openapi_extra={"security": [{}, {"OrganiserToken": []}]},
 )
 def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's rated players, highest ordinal (mu - 3 sigma) first. Every confirmed game

@@ -9,8 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from config.api import ApiError, Body, ErrorOut, bearer_token, json_response, loose, read_body
+from config.api import ApiError, Body, bearer_token, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
+from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, Quorum
@@ -18,14 +19,41 @@ from scoring.selectors import game_state_json
 
 from . import selectors, services, walkouts
 from .api_auth import judged_account, no_token, organised_event, organiser_token
-from .api_input import MAX_ID, ReasonIn, actor, number, reason, whole
+from .api_input import MAX_ID, MAX_REASON, ReasonIn, actor, number, reason, whole
 from .models import Event, Player, Round, Table
 
 GAME_PERMISSION = "scoring.change_game"
 
 router = ApiRouter(auth=organiser_token, tags=["organisers"])
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
-REASON = {"type": "string"}
+#: A round's or a table's write: the token, what the path names (404), the body, the state.
+ERRORS = answers({}, TOKEN, 404, BODY, 409)
+#: Why a table is changed: the services refuse a blank one.
+REASON = {"type": "string", "minLength": 1, "maxLength": MAX_REASON, "pattern": r"\S"}
+SLUG = "$request.path.slug"
+#: A round's next steps, as on its page.
+ROUND_STEPS = {
+    "rebuild": services.round_retry,
+    "publish": services.round_publish,
+    "close": services.round_close,
+}
+
+
+def _to_round(number: str) -> dict:
+    """A round (``number``: a runtime expression) leads to its page and its next steps."""
+    return {
+        "round": link(
+            "tournaments_api_round_detail", "The round.", path__slug=SLUG, path__number=number
+        ),
+        **{
+            step: link(
+                f"tournaments_api_rounds_round_{step}",
+                f"The round: {step}.",
+                path__slug=SLUG,
+                path__number=number,
+            )
+            for step in ROUND_STEPS
+        },
+    }
 
 
 class EmptyIn(Body):
@@ -96,7 +124,7 @@ def _round_answer(round_: Round) -> dict:
     "/events/{slug:slug}/rounds",
     response={202: RoundOut, **ERRORS},
     url_name="rounds",
-    openapi_extra=body_doc(EmptyIn),
+    openapi_extra=extra(body_doc(EmptyIn), links(202, **_to_round("$response.body#/round"))),
 )
 def rounds(request: HttpRequest, slug: str) -> HttpResponse:
     """Build the next round (a Celery task); 202 at once."""
@@ -118,11 +146,6 @@ def round_delete(request: HttpRequest, user, slug: str, text: str) -> HttpRespon
 
 
 ROUND = "/events/{slug:slug}/rounds/{number}/"
-ROUND_STEPS = {
-    "rebuild": services.round_retry,
-    "publish": services.round_publish,
-    "close": services.round_close,
-}
 
 
 def _step_view(name: str, step):
@@ -139,9 +162,11 @@ def _step_view(name: str, step):
 
 
 for _name, _step in ROUND_STEPS.items():
-    router.post(ROUND + _name, response={200: RoundOut, **ERRORS}, openapi_extra=body_doc(EmptyIn))(
-        _step_view(_name, _step)
-    )
+    router.post(
+        ROUND + _name,
+        response={200: RoundOut, **ERRORS},
+        openapi_extra=extra(body_doc(EmptyIn), links(200, **_to_round("$request.path.number"))),
+    )(_step_view(_name, _step))
 
 
 # --- a table whose player left -----------------------------------------------------------------
@@ -224,7 +249,14 @@ def _confirmer(request: HttpRequest, game: Game) -> str:
     auth=None,
     response={200: dict, **ERRORS},
     url_name="game_confirm",
-    openapi_extra=body_doc(ConfirmIn),
+    openapi_extra=extra(
+        body_doc(ConfirmIn),
+        {"security": [{"OrganiserToken": []}, {"TableToken": []}]},
+        links(
+            200,
+            game=link("scoring_api_game", "The game's sheet.", path__game_id="$response.body#/id"),
+        ),
+    ),
 )
 def game_confirm(request: HttpRequest, game_id: str) -> HttpResponse:
     """Lock a finished game's result (again: no change); the organiser's or the table's

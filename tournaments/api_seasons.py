@@ -7,8 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from ninja import Schema
 
-from config.api import ApiError, ErrorOut, json_response
+from config.api import ApiError, json_response
 from config.api_ninja import ApiRouter
+from config.api_schema import answers
 
 from .models import Season
 from .presenters import season as words
@@ -58,7 +59,7 @@ class SeasonStandingsOut(Schema):
 
 @router.get(
     "/clubs/{slug:slug}/seasons/{season_id}/standings",
-    response={200: SeasonStandingsOut, 404: ErrorOut},
+    response=answers({200: SeasonStandingsOut}, 404),
     url_name="club_season_standings",
 )
 def season_standings(request: HttpRequest, slug: str, season_id: str) -> HttpResponse:
