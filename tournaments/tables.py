@@ -18,6 +18,7 @@ from scoring import selectors as scoring_selectors
 
 from . import selectors, walkouts
 from .models import Event
+from .organise_presenters import table_result
 from .vocabulary import METRIC_LABELS
 
 #: The standings metrics worth a column (the lot is a 53-bit draw, shown as "decided by").
@@ -49,7 +50,7 @@ class PairingsTable(ExportTable):
     player = _column(gettext_lazy("Player"))
     first_dealer = _column(gettext_lazy("Deals first"))
     bye = _column(gettext_lazy("Bye"))
-    result = _column(gettext_lazy("Result"))  # void / adjusted / ended as it stood (walkouts)
+    result = _column(gettext_lazy("Result"))  # as the round page says it
     reason = _column(gettext_lazy("Reason"))
 
 
@@ -100,8 +101,8 @@ def pairings_table(event: Event) -> PairingsTable:
                     "seat": seat + 1,
                     "player": player.name,
                     "first_dealer": _("yes") if seat == table.first_dealer else "",
-                    "result": walkouts.outcome_label(table),
-                    "reason": table.outcome_reason,
+                    "result": table_result(table),
+                    "reason": table.outcome_reason,  # only the organisers' reason, when given
                 }
             )
     for bye in selectors.event_byes(event):
