@@ -4,6 +4,13 @@ Three exports: the standings (the newest snapshot's rows), the pairings (every p
 round's tables and byes) and the hands (every deal of every table's game, as the engine
 replays it). Each table is built from selectors in a fixed number of queries, however many
 players or deals the event has; the cells are plain values (numbers stay numbers in XLSX).
+
+Words are the pages' words, in the language of the request that downloads the file (the
+active language LocaleMiddleware chose: the language switcher's cookie, else the browser's):
+headers, a table's Result (organise_presenters.table_result, as the round page says it) and
+the calls (scoring.words, as the score sheet names them). A file is a snapshot for the one who
+asked, like the page it was downloaded from; the data beneath (numbers, names typed, reasons
+the organisers gave) is the same in every language.
 """
 
 from __future__ import annotations

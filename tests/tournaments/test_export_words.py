@@ -19,8 +19,16 @@ pytestmark = pytest.mark.django_db
 
 #: The round page's words for a table's result, in each language (organise_presenters).
 RESULTS = {
-    "en": {"confirmed": "confirmed", "void": "void", "finished": "finished — awaiting confirmation"},
-    "bg": {"confirmed": "потвърдена", "void": "анулирана", "finished": "завършена — чака потвърждаване"},
+    "en": {
+        "confirmed": "confirmed",
+        "void": "void",
+        "finished": "finished — awaiting confirmation",
+    },
+    "bg": {
+        "confirmed": "потвърдена",
+        "void": "анулирана",
+        "finished": "завършена — чака потвърждаване",
+    },
 }
 #: The calls as the score sheet names them (scoring.words.CALL_NAMES).
 CALLS = {
