@@ -81,7 +81,8 @@ MESSAGES = {
     ),
     # table PINs (tournaments.services.pins)
     "pin_no_round": _("no round of this event is being played: there is no table to open"),
-    "pin_round_closed": _("round %(n)s is closed: its PINs no longer open a table"),
+    "pin_round_closed": _("round %(n)s is closed: its tables' scores are final"),
+    "pin_event_over": _("this event is over: the tables' scores are final"),
     "pin_round_not_open": _("round %(n)s is not being played: its tables have no PIN to renew"),
     "pin_no_table": _("round %(n)s has no table %(t)s: check the number on the table card"),
     "pin_wrong": _("that is not the PIN of table %(t)s: check both numbers on the table card"),

@@ -21,9 +21,10 @@ from scoring.presenters.confirmations import Board, board, said_line
 from . import selectors
 from .event_settings import SETTING_LABELS
 from .messages import render
-from .models import EventLog, Round
+from .models import EventLog, Round, Table
 from .selectors import RoundProgress
 from .vocabulary import PAIRING_MODE_LABELS
+from .walkouts import outcome_label
 
 EXPORT_LABELS = {
     "standings": gettext_lazy("Standings"),
@@ -266,6 +267,16 @@ def result_label(game: Game | None) -> str:
             return _("finished — the last tricks are needed")
         return _("finished — awaiting confirmation")
     return _("in play")
+
+
+def table_result(table: Table) -> str:
+    """The table's result in words, saying how the organisers settled it when they did
+    ("confirmed (adjusted)"): the one wording of the round page and the pairings export."""
+    result = result_label(table.game)
+    how = outcome_label(table)
+    if how and table.outcome != Table.Outcome.VOID:
+        return _("%(result)s (%(how)s)") % {"result": result, "how": how}
+    return result
 
 
 def placings(game: Game | None) -> list[PlacingView]:

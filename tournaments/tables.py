@@ -4,6 +4,13 @@ Three exports: the standings (the newest snapshot's rows), the pairings (every p
 round's tables and byes) and the hands (every deal of every table's game, as the engine
 replays it). Each table is built from selectors in a fixed number of queries, however many
 players or deals the event has; the cells are plain values (numbers stay numbers in XLSX).
+
+Words are the pages' words, in the language of the request that downloads the file (the
+active language LocaleMiddleware chose: the language switcher's cookie, else the browser's):
+headers, a table's Result (organise_presenters.table_result, as the round page says it) and
+the calls (scoring.words, as the score sheet names them). A file is a snapshot for the one who
+asked, like the page it was downloaded from; the data beneath (numbers, names typed, reasons
+the organisers gave) is the same in every language.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from scoring import selectors as scoring_selectors
 
 from . import selectors, walkouts
 from .models import Event
+from .organise_presenters import table_result
 from .vocabulary import METRIC_LABELS
 
 #: The standings metrics worth a column (the lot is a 53-bit draw, shown as "decided by").
@@ -49,7 +57,7 @@ class PairingsTable(ExportTable):
     player = _column(gettext_lazy("Player"))
     first_dealer = _column(gettext_lazy("Deals first"))
     bye = _column(gettext_lazy("Bye"))
-    result = _column(gettext_lazy("Result"))  # void / adjusted / ended as it stood (walkouts)
+    result = _column(gettext_lazy("Result"))  # as the round page says it
     reason = _column(gettext_lazy("Reason"))
 
 
@@ -100,8 +108,8 @@ def pairings_table(event: Event) -> PairingsTable:
                     "seat": seat + 1,
                     "player": player.name,
                     "first_dealer": _("yes") if seat == table.first_dealer else "",
-                    "result": walkouts.outcome_label(table),
-                    "reason": table.outcome_reason,
+                    "result": table_result(table),
+                    "reason": table.outcome_reason,  # only the organisers' reason, when given
                 }
             )
     for bye in selectors.event_byes(event):

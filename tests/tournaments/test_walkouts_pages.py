@@ -300,7 +300,8 @@ def test_exports_mark_void_and_adjusted_tables(organiser_client, evening):
     services.standings_build(event_id=event.pk)
     pairings = _csv(organiser_client.get(f"/organise/events/{event.slug}/export/pairings.csv"))
     results = {(row["Table"], row["Result"], row["Reason"]) for row in pairings if row["Table"]}
-    assert results == {("1", "void", "two left"), ("2", "adjusted", "dispute")}
+    # the round page's words: an adjusted result is a confirmed one, said how it was settled
+    assert results == {("1", "void", "two left"), ("2", "confirmed (adjusted)", "dispute")}
     standings = _csv(organiser_client.get(f"/organise/events/{event.slug}/export/standings.csv"))
     notes = {row["Player"]: row["Walkouts"] for row in standings}
     assert notes[first.seat_0.name] == "round 1 table 1: void"

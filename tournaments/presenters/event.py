@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from .. import selectors
 from ..models import Event, Round
+from ..services.pins import pins_open
 from .tables import round_over
 
 #: An event's state on its home page, after "Status".
@@ -86,4 +87,6 @@ def event_home(event: Event, progress: list[selectors.RoundProgress]) -> dict:
         "round_state": round_state(progress[-1] if progress else None, event),
         "published": [RoundLink(r.number, round_over(r)) for r in published],
         "current": published[-1] if published else None,
+        # the PIN entry only while a PIN can open a table (not between rounds, not after)
+        "pin_open": pins_open(event, published[-1] if published else None),
     }

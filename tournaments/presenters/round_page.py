@@ -21,7 +21,6 @@ from .. import organise_presenters as words
 from .. import selectors
 from ..forms import ReasonForm
 from ..models import Round, Table
-from ..walkouts import outcome_label
 
 #: A table still in play with nothing entered for this long is highlighted: a phone may have
 #: died, or the keeper stopped entering (a deal takes a few minutes).
@@ -85,16 +84,6 @@ def _activity(table: Table, now) -> tuple[str, bool]:
     return text, stale
 
 
-def _result(table: Table) -> str:
-    """The table's result in words, saying how the organisers settled it when they did
-    ("confirmed (adjusted)"), as the public pages and exports say it."""
-    result = words.result_label(table.game)
-    how = outcome_label(table)
-    if how and table.outcome != Table.Outcome.VOID:
-        return _("%(result)s (%(how)s)") % {"result": result, "how": how}
-    return result
-
-
 def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) -> TableView:
     game = table.game
     activity, stale = _activity(table, now)
@@ -111,7 +100,7 @@ def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) ->
             for seat, player in enumerate(table.seats)
         ],
         flags=words.flag_sentences(table.flags, names),
-        result=_result(table),
+        result=words.table_result(table),
         placings=words.placings(game),
         can_confirm=game is not None and game.confirmable,  # scoring's one rule
         can_reopen=game is not None and game.confirmed,

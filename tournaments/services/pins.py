@@ -1,8 +1,9 @@
-"""Table PINs: the typeable fallback to the keeper's QR code (docs/table-phones.md).
+"""Table PINs: the typeable fallback to the keeper's QR code (docs/table-pins.md).
 
 A PIN is PIN_LENGTH digits, made for every table when its round is published, unique among
 the tables of that round, and opens the keeper's page of its table's game only while that
-round is published and not closed. Renewing one (the organiser) replaces it: the old PIN
+round is published and not closed, never once the event is over (pins_open: the PIN page and
+the event's page ask the same rule). Renewing one (the organiser) replaces it: the old PIN
 stops working at once. Phones already keeping the table keep it (the PIN only grants what the
 keeper link grants); replacing the table's secret ends them (scoring.services.creation).
 
@@ -146,18 +147,40 @@ def _failed(request, event: Event, entry: PinEntry) -> None:
         )
 
 
-def open_round(event: Event) -> Round:
-    """The round whose PINs count: the event's newest public round, refused unless it is
-    published and not closed."""
-    round_ = (
+def newest_public_round(event: Event) -> Round | None:
+    """The event's newest published or closed round: the only one whose PINs may count."""
+    return (
         event.rounds.filter(status__in=(Round.Status.PUBLISHED, Round.Status.CLOSED))
         .order_by("-number")
         .first()
     )
+
+
+def _refusal(event: Event, round_: Round | None) -> NotAllowed | None:
+    """Why no PIN of the event opens a table now, or None while `round_` (its newest public
+    round) is being played. The one rule: the PIN page asks it of a typed PIN, the event's
+    page asks it before offering the PIN entry at all."""
+    if event.status == Event.Status.CLOSED:
+        return NotAllowed("pin_event_over")
     if round_ is None:
-        raise NotAllowed("pin_no_round")
+        return NotAllowed("pin_no_round")
     if not _open(round_):
-        raise NotAllowed("pin_round_closed", n=round_.number)
+        return NotAllowed("pin_round_closed", n=round_.number)
+    return None
+
+
+def pins_open(event: Event, round_: Round | None) -> bool:
+    """Whether a PIN may open a table now (`round_`: the event's newest public round)."""
+    return _refusal(event, round_) is None
+
+
+def open_round(event: Event) -> Round:
+    """The round whose PINs count: the event's newest public round, refused once the event
+    is over, before any round, and while its newest round is closed."""
+    round_ = newest_public_round(event)
+    refusal = _refusal(event, round_)
+    if refusal is not None:
+        raise refusal
     return round_
 
 

@@ -1,10 +1,11 @@
 """Paper for the tables, printed from the browser (print CSS, A4; no PDF library).
 
 - Table cards: the table, its players by seat, the first dealer, two QR codes said apart (the
-  public table page for the players, the keeper link for the score-keeper), the table's PIN
-  with the address to type it at, and the table secret printed small. Whoever holds the card
-  keeps the score, so these pages are for the event's organisers only and are never stored
-  by any cache.
+  public table page for the players, the keeper link for the score-keeper) and the table's
+  PIN with the address to type it at. The secret travels only inside the keeper's QR code,
+  never as text a player can read off the card or a photo of it (the PIN, throttled, is what
+  a phone without a camera types). Whoever holds the card keeps the score, so these pages
+  are for the event's organisers only and are never stored by any cache.
 - Score sheets: one per table, with a row for every deal the game can have.
 - The pairing list: every player by name → table and seat, for the notice board.
 """
