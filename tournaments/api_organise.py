@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from config.api import ApiError, Body, ErrorOut, json_body, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
+from scoring.names import MAX_TITLE
 
 from . import services
 from .api_auth import organised_event, organiser_token
@@ -25,7 +26,7 @@ from .models import Club, Entry, Event
 from .permissions import require_club
 
 MAX_NAMES = 1000  # players entered by one request
-MAX_CLUB_NAME = 120
+MAX_CLUB_NAME = MAX_TITLE
 
 router = ApiRouter(auth=organiser_token, tags=["organisers"])
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}

@@ -32,6 +32,8 @@ def clean_players(players: object) -> list[str]:
         except NameProblem as problem:
             if problem.code == "too_long":
                 raise InvalidInput("name_too_long", n=MAX_NAME) from None
+            if problem.code == "list":
+                raise InvalidInput("name_is_a_list", name=problem.text) from None
             raise InvalidInput("name_missing") from None
     repeat = first_repeat(cleaned)
     if repeat is not None:

@@ -1,0 +1,111 @@
+"""Names a club player types: Cyrillic clubs and events get readable addresses (Bulgaria's
+official transliteration), a pasted "Гошо, Тошо" is two players, and a name too long is
+refused in words, its limit the same on every page and in the API."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from scoring.names import MAX_NAME, MAX_TITLE, in_latin
+from tournaments import services, tokens
+from tournaments.csv_import import names_from_text
+from tournaments.errors import TournamentError
+from tournaments.models import Entry
+
+pytestmark = pytest.mark.django_db
+
+
+# --- addresses --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cyrillic", "latin"),
+    [
+        ("Клуб „Блато“ Пловдив", 'Klub "Blato" Plovdiv'),
+        ("Щастливец", "Shtastlivets"),
+        ("Жечо Чавдаров Шумен", "Zhecho Chavdarov Shumen"),
+        ("Юлия Янкова", "Yulia Yankova"),  # -ия at a word's end is -ia
+        ("България, Йордан Христов", "Balgaria, Yordan Hristov"),
+        ("ЩАСТИЕ", "SHTASTIE"),
+        ("Iván 3", "Ivan 3"),  # not Cyrillic: anyascii
+    ],
+)
+def test_cyrillic_is_written_by_the_bulgarian_official_system(cyrillic, latin):
+    assert in_latin(cyrillic) == latin
+
+
+def test_a_cyrillic_club_and_its_events_get_readable_addresses(organiser):
+    club = services.club_create(name="Клуб „Блато“ Пловдив", creator=organiser)
+    assert club.slug == "klub-blato-plovdiv"
+    again = services.club_create(name="Клуб Блато – Пловдив", creator=organiser)
+    assert again.slug == "klub-blato-plovdiv-2"  # unique, as before
+    first = services.event_create(club=club, name="Турнир 26", by=organiser)
+    second = services.event_create(club=club, name="Вечер на щастието", by=organiser)
+    assert (first.slug, second.slug) == ("turnir-26", "vecher-na-shtastieto")
+    assert reverse("tournaments:club", args=[club.slug]) == "/clubs/klub-blato-plovdiv/"
+
+
+def test_a_name_with_no_letters_at_all_is_named_by_its_kind(organiser):
+    club = services.club_create(name="!!!", creator=organiser)
+    assert club.slug == "club"
+    assert services.event_create(club=club, name="…", by=organiser).slug == "event"
+
+
+# --- a pasted list ----------------------------------------------------------------------------
+
+
+def test_commas_and_semicolons_separate_pasted_names():
+    parsed = names_from_text("Гошо, Тошо\nАна;Вера ;\nГошо")
+    assert parsed.names == ["Гошо", "Тошо", "Ана", "Вера"]
+    assert parsed.duplicates == [(3, "Гошо")] and parsed.errors == []
+
+
+def test_pasting_gosho_and_tosho_enters_two_players(organiser_client, organised_event):
+    paste = reverse("tournaments:organise_players_paste", args=[organised_event.slug])
+    response = organiser_client.post(paste, {"names": "Гошо, Тошо"})
+    assert response.status_code == 302
+    entered = Entry.objects.filter(event=organised_event).values_list("player__name", flat=True)
+    assert sorted(entered) == ["Гошо", "Тошо"]
+
+
+def test_a_name_holding_a_comma_is_refused_in_words_everywhere(organiser, organised_event):
+    with pytest.raises(TournamentError) as refused:
+        services.players_register(event=organised_event, names=["Гошо, Тошо"], by=organiser)
+    assert refused.value.code == "name_is_a_list"
+    assert "Гошо, Тошо" in refused.value.message and "one name" in refused.value.message
+    csv_cell = names_from_text('name,club\n"Ivanov, Boris",A\n')
+    assert [error.code for error in csv_cell.errors] == ["line_name_is_a_list"]
+
+
+def test_the_api_refuses_a_names_item_holding_two_names(client, organiser, organised_event):
+    token = tokens.token_issue(user=organiser)
+    response = client.post(
+        f"/api/events/{organised_event.slug}/players",
+        json.dumps({"names": ["Гошо; Тошо"]}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert response.status_code == 400
+    assert "Гошо; Тошо" in response.json()["error"]["message"]
+    assert not Entry.objects.filter(event=organised_event).exists()
+
+
+# --- one limit, refused in words --------------------------------------------------------------
+
+
+def test_the_limits_come_from_one_place():
+    from tournaments import event_settings, forms
+    from tournaments.views import organise_seasons
+
+    assert event_settings.MAX_EVENT_NAME == MAX_TITLE
+    assert forms.ClubForm().fields["name"].max_length == MAX_TITLE
+    assert forms.EventSettingsForm().fields["name"].max_length == MAX_TITLE
+    assert organise_seasons.SeasonForm().fields["name"].max_length == MAX_TITLE
+    assert forms.PlayerForm().fields["name"].max_length == MAX_NAME
+
+
+def test_a_club_name_too_long_is_refused_by_the_service_in_words(organiser):
+    with pytest.raises(TournamentError) as refused:
+        services.club_create(name="Клуб " * 40, creator=organiser)
+    assert str(MAX_TITLE) in refused.value.message
