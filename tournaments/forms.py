@@ -86,7 +86,7 @@ class ClubForm(Form):
 class EventSettingsForm(Form):
     """What an organiser may set when creating an event and change while it runs."""
 
-    name = forms.CharField(label=_("Event name"), max_length=event_settings.MAX_EVENT_NAME)
+    name = OneLineName(label=_("Event name"), max_length=MAX_TITLE)
     rounds_planned = _numeric(
         forms.IntegerField(
             label=_("Rounds"),

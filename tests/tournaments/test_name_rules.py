@@ -109,3 +109,46 @@ def test_a_club_name_too_long_is_refused_by_the_service_in_words(organiser):
     with pytest.raises(TournamentError) as refused:
         services.club_create(name="Клуб " * 40, creator=organiser)
     assert str(MAX_TITLE) in refused.value.message
+
+
+def test_the_name_boxes_of_the_pages_take_their_limit_from_the_rule(
+    monkeypatch, organiser, organiser_client, organised_event, client
+):
+    """A box's maxlength is the rule's limit, never a number of its own that could disagree
+    with the server's refusal (the rule moved to 70 here, so a written-in 80 shows)."""
+    services.players_register(event=organised_event, names=["Ана"], by=organiser)
+    monkeypatch.setattr("scoring.names.MAX_NAME", 70)
+    club, event = organised_event.club.slug, organised_event.slug
+    pages = [
+        (organiser_client, reverse("tournaments:organise_club", args=[club])),
+        (organiser_client, reverse("tournaments:organise_casual_game", args=[club])),
+        (organiser_client, reverse("tournaments:organise_members_pick", args=[event])),
+        (client, reverse("tournaments:seat", args=[event])),
+    ]
+    for who, page in pages:
+        body = who.get(page).content.decode()
+        assert 'maxlength="70"' in body and 'maxlength="80"' not in body, page
+
+
+def test_a_casual_game_name_too_long_is_refused_in_words(organiser_client, organised_event):
+    page = reverse("tournaments:organise_casual_game", args=[organised_event.club.slug])
+    seats = {"seat_0": "А" * (MAX_NAME + 1), "seat_1": "Боби", "seat_2": "Вера"}
+    response = organiser_client.post(page, seats)
+    assert response.status_code == 400
+    assert f"at most {MAX_NAME} characters" in response.content.decode()
+
+
+def test_an_event_name_too_long_is_refused_in_words_not_cut(organiser):
+    from django.utils import translation
+
+    from tournaments.forms import EventSettingsForm
+
+    long_name = "Турнир " * 20  # 140 characters, pasted into the box
+    with translation.override("bg"):
+        errors = EventSettingsForm({"name": long_name}).errors["name"]
+    assert errors and str(MAX_TITLE) in errors[0]
+    with pytest.raises(TournamentError) as refused:
+        services.event_create(
+            club=services.club_create(name="Клуб", creator=organiser), name=long_name, by=organiser
+        )
+    assert refused.value.code == "event_name_too_long"
