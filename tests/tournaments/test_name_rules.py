@@ -152,3 +152,18 @@ def test_an_event_name_too_long_is_refused_in_words_not_cut(organiser):
             club=services.club_create(name="Клуб", creator=organiser), name=long_name, by=organiser
         )
     assert refused.value.code == "event_name_too_long"
+
+
+def test_a_backup_made_before_the_comma_rule_still_restores(organiser, organised_event):
+    """A name stored before a comma was refused ("Ivanov, Boris") stays restorable: the rule
+    is for names typed from now on, and a backup brings back what was."""
+    from tournaments import backup
+    from tournaments.models import Player
+
+    older = Player.objects.create(club=organised_event.club, name="Ivanov, Boris")
+    Entry.objects.create(event=organised_event, player=older)
+    data = json.loads(json.dumps(backup.event_export(event=organised_event)))
+    organised_event.delete()
+    older.delete()
+    imported = backup.event_import(data=data)
+    assert imported.event.entries.get().player.name == "Ivanov, Boris"
