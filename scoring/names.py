@@ -42,7 +42,8 @@ _BULGARIAN = dict(
     )
 )
 _FINAL_IA = re.compile(r"([иИ])([яЯ])(?!\w)")
-_CYRILLIC_WORD = re.compile(r"[а-яА-Я]+")
+#: Runs of Bulgarian letters (ы, э, ё and other alphabets' letters are left to anyascii).
+_CYRILLIC_WORD = re.compile(f"[{''.join(_BULGARIAN)}{''.join(_BULGARIAN).upper()}]+")
 
 #: Spelling variants of one Cyrillic letter in Latin script, folded to one.
 _VARIANTS = (("shch", "sht"), ("kh", "h"), ("j", "y"), ("y", "i"), ("w", "v"), ("ph", "f"))

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.django_db
         ("България, Йордан Христов", "Balgaria, Yordan Hristov"),
         ("ЩАСТИЕ", "SHTASTIE"),
         ("Iván 3", "Ivan 3"),  # not Cyrillic: anyascii
+        ("Эрик Ёлкин", "Erik Elkin"),  # not Bulgarian letters: anyascii
     ],
 )
 def test_cyrillic_is_written_by_the_bulgarian_official_system(cyrillic, latin):
