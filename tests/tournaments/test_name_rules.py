@@ -168,3 +168,17 @@ def test_a_backup_made_before_the_comma_rule_still_restores(organiser, organised
     older.delete()
     imported = backup.event_import(data=data)
     assert imported.event.entries.get().player.name == "Ivanov, Boris"
+
+
+def test_a_seat_taken_over_at_a_game_with_an_older_comma_name_is_judged_alone():
+    from scoring import services as scoring
+    from scoring.errors import ScoringError
+    from scoring.models import Game
+
+    game = scoring.game_create(ruleset="blato", players=["Ана", "Боби", "Вера"], actor="t")
+    Game.objects.filter(pk=game.pk).update(players=["Иванов, Борис", "Боби", "Вера"])
+    taken = scoring.seat_substitute(game_id=game.pk, seat=1, name="Гошо", actor="t", reason="ill")
+    assert taken.players == ["Иванов, Борис", "Гошо", "Вера"]
+    with pytest.raises(ScoringError) as refused:
+        scoring.seat_substitute(game_id=game.pk, seat=2, name="Гошо; Тошо", actor="t", reason="x")
+    assert refused.value.code == "name_is_a_list"
