@@ -20,6 +20,9 @@ MESSAGES: dict[str, Promise] = {
     "players_not_three": _("players must be three names, by seat"),
     "name_too_long": _("a name has at most %(n)s characters"),
     "name_missing": _("each player needs a name"),
+    "name_is_a_list": _(
+        "“%(name)s” looks like several names: one name in each box, without commas or semicolons"
+    ),
     "name_twice": _(
         "“%(name)s” is written twice: add an initial or a surname so the sheet tells "
         "the players apart"

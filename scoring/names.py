@@ -24,7 +24,26 @@ from functools import lru_cache
 
 from anyascii import anyascii
 
+#: The longest player's name, on every page, in the API, in a pasted list.
 MAX_NAME = 80
+#: The longest name of a club, an event or a season (their columns hold 120).
+MAX_TITLE = 120
+#: What separates names in a list: never part of one name (see PlayerName).
+SEPARATORS = ",;"
+
+#: Bulgaria's official transliteration (the Streamlined System, law of 2009), letter by
+#: letter; -ия at a word's end is -ia ("София" → "Sofia"). anyascii writes Cyrillic the
+#: Russian way ("Shch", "Kh", "Yuliya", ъ as an apostrophe), which no Bulgarian reads.
+_BULGARIAN = dict(
+    zip(
+        "абвгдежзийклмнопрстуфхцчшщъьюя",
+        "a b v g d e zh z i y k l m n o p r s t u f h ts ch sh sht a y yu ya".split(),
+        strict=True,
+    )
+)
+_FINAL_IA = re.compile(r"([иИ])([яЯ])(?!\w)")
+#: Runs of Bulgarian letters (ы, э, ё and other alphabets' letters are left to anyascii).
+_CYRILLIC_WORD = re.compile(f"[{''.join(_BULGARIAN)}{''.join(_BULGARIAN).upper()}]+")
 
 #: Spelling variants of one Cyrillic letter in Latin script, folded to one.
 _VARIANTS = (("shch", "sht"), ("kh", "h"), ("j", "y"), ("y", "i"), ("w", "v"), ("ph", "f"))
@@ -36,8 +55,26 @@ _DIGITS = re.compile(r"\d+")
 _KEPT = 16_384
 
 
+def _bulgarian_letter(char: str) -> str:
+    latin = _BULGARIAN[char.lower()]
+    return latin if char.islower() else latin.capitalize()
+
+
+def _bulgarian_word(word: str) -> str:
+    latin = "".join(_bulgarian_letter(char) for char in word)
+    return latin.upper() if len(word) > 1 and word.isupper() else latin
+
+
+def in_latin(text: str) -> str:
+    """`text` in Latin letters, as a club's or an event's address is written: Bulgarian
+    Cyrillic by the official system, anything else as anyascii spells it."""
+    text = _FINAL_IA.sub(lambda m: m.group(1) + ("A" if m.group(2).isupper() else "a"), text)
+    return anyascii(_CYRILLIC_WORD.sub(lambda m: _bulgarian_word(m.group()), text))
+
+
 class NameProblem(ValueError):
-    """A name that cannot be stored; `code` is "empty" or "too_long" (the caller words it)."""
+    """A name that cannot be stored; `code` is "empty", "too_long" or "list" (a comma or a
+    semicolon in it: two names pasted as one); the caller words it."""
 
     def __init__(self, code: str, text: str = ""):
         super().__init__(code)
@@ -135,7 +172,9 @@ def same(a: str, b: str) -> bool:
 
 @dataclass(frozen=True)
 class PlayerName:
-    """A player's name as stored: tidied, non-empty, at most MAX_NAME characters."""
+    """A player's name as stored: tidied, non-empty, at most MAX_NAME characters, with no
+    comma or semicolon: a player typing "Гошо, Тошо" means two people, and every list of
+    names on the site is written with commas, so such a name would read as two anyway."""
 
     text: str
 
@@ -146,6 +185,8 @@ class PlayerName:
         text = clean(raw)
         if len(text) > MAX_NAME:
             raise NameProblem("too_long", text)
+        if any(separator in text for separator in SEPARATORS):
+            raise NameProblem("list", text)
         return cls(text)
 
     @property
@@ -154,6 +195,17 @@ class PlayerName:
 
     def __str__(self) -> str:
         return self.text
+
+
+def title(raw: object) -> str:
+    """A club's, an event's or a season's name as stored: tidied as players' names are,
+    non-empty, at most MAX_TITLE characters (commas are fine: "Пловдив, есен 2026")."""
+    text = clean(raw) if isinstance(raw, str) else ""
+    if not text:
+        raise NameProblem("empty")
+    if len(text) > MAX_TITLE:
+        raise NameProblem("too_long", text)
+    return text
 
 
 def first_repeat(names: list[str]) -> tuple[int, int] | None:

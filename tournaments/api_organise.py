@@ -18,7 +18,7 @@ import engine
 from config.api import ApiError, Body, json_body, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
-from scoring.names import MAX_NAME
+from scoring.names import MAX_NAME, MAX_TITLE
 
 from . import services
 from .api_auth import organised_event, organiser_token
@@ -29,7 +29,7 @@ from .permissions import require_club
 from .vocabulary import BYE_POLICY_LABELS, METRICS, PAIRING_MODE_LABELS, VOID_POLICY_LABELS
 
 MAX_NAMES = 1000  # players entered by one request
-MAX_CLUB_NAME = 120
+MAX_CLUB_NAME = MAX_TITLE
 
 router = ApiRouter(auth=organiser_token, tags=["organisers"])
 #: An event's write: the token, the event (404), the body, the event's state (409).

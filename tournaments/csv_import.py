@@ -1,4 +1,5 @@
-"""Reading a pasted list of players: one name per line, or a CSV export with a `name` column.
+"""Reading a pasted list of players: names on lines or between commas and semicolons ("Гошо,
+Тошо" is two players, as a club player means it), or a CSV export with a `name` column.
 
 Organisers paste from wherever the names are (a chat message, a spreadsheet), so blank lines
 and repeated names are expected and simply skipped; anything that cannot be a name is an
@@ -11,15 +12,18 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 
-from scoring.names import MAX_NAME, clean, name_key
+from scoring.names import MAX_NAME, SEPARATORS, clean, name_key
 
 from .errors import TournamentError
 
 # The name column's heading, in the languages our organisers' spreadsheets are in.
 NAME_COLUMNS = ("name", "име", "имена")
 DELIMITERS = ",;\t"
+#: Between names in a plain list (scoring.names: a name never holds one).
+_BETWEEN_NAMES = re.compile(f"[{re.escape(SEPARATORS)}]")
 
 
 @dataclass
@@ -46,6 +50,8 @@ def _add(result: NameList, seen: dict[str, str], line: int, raw: str) -> None:
     name = clean(raw)
     if len(name) > MAX_NAME:
         result.errors.append(TournamentError("line_name_too_long", line=line, max=MAX_NAME))
+    elif _BETWEEN_NAMES.search(name):  # a CSV cell: its commas were quoted, so meant
+        result.errors.append(TournamentError("line_name_is_a_list", line=line, name=name))
     elif name_key(name) in seen:
         result.duplicates.append((line, name))
     else:
@@ -64,8 +70,9 @@ def names_from_text(text: str) -> NameList:
     header = _header(lines[first])
     if header is None:
         for number, line in enumerate(lines, start=1):
-            if line.strip():
-                _add(result, seen, number, line)
+            for name in _BETWEEN_NAMES.split(line):
+                if name.strip():
+                    _add(result, seen, number, name)
         return result
     delimiter, column = header
     body = io.StringIO("\n".join(lines[first + 1 :]))

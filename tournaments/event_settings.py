@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Quorum
-from scoring.names import clean
+from scoring.names import MAX_TITLE, NameProblem, title
 
 from . import bridge, standings, vocabulary
 from .errors import TournamentError
 from .messages import standings_code
 
-#: The longest event name (Event.name's column).
-MAX_EVENT_NAME = 120
+#: The longest event name: every name of a club, an event or a season (scoring.names).
+MAX_EVENT_NAME = MAX_TITLE
 #: The most rounds an event may plan (the settings form's bound).
 MAX_ROUNDS = 30
 
@@ -50,12 +50,18 @@ class Setting:
 
 
 def _name(value: object) -> str:
-    name = clean(value or "")  # as players' names: runs of spaces become one
-    if not name:
-        raise TournamentError("event_name_missing")
-    if len(name) > MAX_EVENT_NAME:
-        raise TournamentError("event_name_too_long", max=MAX_EVENT_NAME)
-    return name
+    return titled(value, "event")
+
+
+def titled(value: object, kind: str) -> str:
+    """A club's, event's or season's name (`kind`) as stored (scoring.names.title), or the
+    refusal in the kind's words."""
+    try:
+        return title(value)
+    except NameProblem as problem:
+        if problem.code == "too_long":
+            raise TournamentError(f"{kind}_name_too_long", max=MAX_TITLE) from None
+        raise TournamentError(f"{kind}_name_missing") from None
 
 
 def _rounds_planned(value: object) -> int:

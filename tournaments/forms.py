@@ -11,7 +11,7 @@ from django.utils.translation import pgettext_lazy
 from config.forms import Form
 from scoring import presenters as scoring_presenters
 from scoring.models import Quorum
-from scoring.names import MAX_NAME, clean
+from scoring.names import MAX_NAME, MAX_TITLE, clean
 
 from . import event_settings, vocabulary
 from .models import BYE_POLICIES, PAIRING_MODES, VOID_POLICIES, Club, Event
@@ -80,13 +80,13 @@ def _precedence_field(position: int, initial: str) -> forms.ChoiceField:
 
 
 class ClubForm(Form):
-    name = OneLineName(label=_("Club name"), max_length=120)
+    name = OneLineName(label=_("Club name"), max_length=MAX_TITLE)
 
 
 class EventSettingsForm(Form):
     """What an organiser may set when creating an event and change while it runs."""
 
-    name = forms.CharField(label=_("Event name"), max_length=event_settings.MAX_EVENT_NAME)
+    name = OneLineName(label=_("Event name"), max_length=MAX_TITLE)
     rounds_planned = _numeric(
         forms.IntegerField(
             label=_("Rounds"),
@@ -231,8 +231,8 @@ class PasteForm(Form):
         max_length=MAX_PASTE,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=_(
-            "One name per line, or a CSV export with a “name” column. Blank lines and "
-            "repeated names are skipped."
+            "One name per line or between commas, or a CSV export with a “name” column. "
+            "Blank lines and repeated names are skipped."
         ),
     )
 

@@ -21,6 +21,9 @@ MESSAGES = {
     # names and registration
     "name_missing": _("a player needs a name"),
     "name_too_long": _("a name has at most %(max)s characters: %(start)s…"),
+    "name_is_a_list": _(
+        "“%(name)s” looks like several names: give one name at a time, without commas or semicolons"
+    ),
     "name_listed_twice": _(
         "“%(name)s” is in the list twice: if they are two people, add an initial or "
         "a surname to one of them"
@@ -265,9 +268,16 @@ MESSAGES = {
     # a pasted list of players (tournaments.csv_import)
     "line_name_too_long": _("Line %(line)s: a name has at most %(max)s characters."),
     "line_name_empty": _("Line %(line)s: the name column is empty."),
+    "line_name_is_a_list": _(
+        "Line %(line)s: “%(name)s” holds a comma or a semicolon; a name cannot (write "
+        "“Boris Ivanov”, not “Ivanov, Boris”)."
+    ),
     "line_not_csv": _("Line %(line)s: not readable as CSV (%(error)s)."),
     # a club's seasons (tournaments.services.seasons)
     "season_name_missing": _("a season needs a name"),
+    "season_name_too_long": _("a season's name has at most %(max)s characters"),
+    "club_name_missing": _("a club needs a name"),
+    "club_name_too_long": _("a club's name has at most %(max)s characters"),
     "season_counting_invalid": _(
         "points per place must be whole numbers of at least 0, each place no more than the "
         "one above; best nights at least 1"

@@ -20,18 +20,24 @@ class Recorded:
     created: bool
 
 
-def clean_players(players: object) -> list[str]:
+def clean_players(players: object, *, stored: tuple[int, ...] = ()) -> list[str]:
     """Three names, tidied; no two the same (case, spacing and accents aside), or nobody
-    could tell from the sheet who is who (scoring.names holds the rule)."""
+    could tell from the sheet who is who (scoring.names holds the rule). The `stored` seats'
+    names are the game's own, kept as they are (a name stored before a rule was added)."""
     if not isinstance(players, list | tuple) or len(players) != 3:
         raise InvalidInput("players_not_three")
     cleaned = []
-    for name in players:
+    for seat, name in enumerate(players):
+        if seat in stored:
+            cleaned.append(name)
+            continue
         try:
             cleaned.append(str(PlayerName.parse(name)))
         except NameProblem as problem:
             if problem.code == "too_long":
                 raise InvalidInput("name_too_long", n=MAX_NAME) from None
+            if problem.code == "list":
+                raise InvalidInput("name_is_a_list", name=problem.text) from None
             raise InvalidInput("name_missing") from None
     repeat = first_repeat(cleaned)
     if repeat is not None:

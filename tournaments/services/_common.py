@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.db.models import F
 from django.utils.text import slugify
 
+from scoring.names import in_latin
+
 from ..models import Event, EventLog
 from ..queue import enqueue_on_commit
 
@@ -14,7 +16,11 @@ def log_action(event: Event, actor: str, action: str, reason: str = "", **data) 
 
 
 def unique_slug(model, text: str) -> str:
-    base = slugify(text)[:40] or "event"
+    """The one address rule for clubs and events: the name in Latin letters (Bulgarian
+    Cyrillic by the official system, scoring.names.in_latin), as a slug, at most 40
+    characters, numbered -2, -3… when taken; a name with no letters is named by its kind.
+    A slug once given never changes (addresses on printed posters and slips keep working)."""
+    base = slugify(in_latin(text))[:40].strip("-") or model._meta.model_name
     slug, n = base, 1
     while model.objects.filter(slug=slug).exists():
         n += 1

@@ -18,6 +18,7 @@ from ._common import log_action, standings_changed, unique_slug
 @transaction.atomic
 def club_create(*, name: str, slug: str | None = None, creator=None) -> Club:
     """A new club; whoever creates it runs it (``Club.organisers``)."""
+    name = event_settings.titled(name, "club")
     club = Club.objects.create(name=name, slug=slug or unique_slug(Club, name))
     if creator is not None and creator.is_authenticated:
         club.organisers.add(creator)

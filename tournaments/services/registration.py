@@ -20,6 +20,8 @@ def clean_name(name: object) -> str:
     except NameProblem as problem:
         if problem.code == "too_long":
             raise TournamentError("name_too_long", max=MAX_NAME, start=problem.text[:20]) from None
+        if problem.code == "list":
+            raise TournamentError("name_is_a_list", name=problem.text) from None
         raise TournamentError("name_missing") from None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from ..errors import NotAllowed, TournamentError
+from ..event_settings import titled
 from ..models import Club, ClubLog, Event, Season
 from ..permissions import require_club
 from ..seasons import Counting, SeasonError
@@ -19,8 +20,7 @@ def _log(club: Club, actor: str, action: str, **data) -> None:
 
 
 def _check(values: dict) -> None:
-    if not (values.get("name") or "").strip():
-        raise TournamentError("season_name_missing")
+    values["name"] = titled(values.get("name"), "season")
     try:
         Counting(
             place_points=tuple(values.get("place_points") or ()),

@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring.names import MAX_TITLE
+
 from ..errors import TournamentError
 from ..models import Club, Season
 from ..selectors import seasons as reads
@@ -38,7 +40,7 @@ class PlacePointsField(forms.CharField):
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=MAX_TITLE)
     starts_on = forms.DateField(
         label=gettext_lazy("Starts"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )

@@ -23,6 +23,7 @@ from config.forms import Form
 from scoring import services as scoring
 from scoring.errors import ScoringError
 from scoring.models import Game, GameChange
+from scoring.names import MAX_NAME
 from scoring.presenters import signed
 from scoring.presenters.confirmations import board as confirmations_board
 from scoring.selectors import game_state, live_entries
@@ -58,7 +59,7 @@ class SubstituteForm(Form):
     )
     new_name = forms.CharField(
         label=gettext_lazy("Or a new player's name"),
-        max_length=80,
+        max_length=MAX_NAME,
         required=False,
         help_text=gettext_lazy("Entered in the event and checked in."),
     )
