@@ -54,6 +54,8 @@ def keeper_me(request, game: Game, board) -> Identity | None:
     the keeper's word; a phone not yet proven is offered the way to prove it."""
     if board is None or not board.asks_players or board.confirmed:
         return None
+    if can_manage(request.user, game):
+        return None  # an organiser's confirmation locks on its own
     return identity_at(game, request.COOKIES)
 
 
