@@ -101,7 +101,17 @@ def _page(request, game, *, error: str = "", status: int = 200, reason: str = ""
         "names": game.players,
     }
     context["said"] = [said_line(seat) for seat in context["board"].disputes]
+    context["speaks"] = _speaks(context["board"], person)
     return no_store(render(request, TEMPLATE, context, status=status))
+
+
+def _speaks(board, person):
+    """The seat this phone speaks for: its claim, else its proven player's free seat here (a
+    phone that said "this is me" is not asked again who it is: its word claims the seat)."""
+    if board.mine is not None or person is None or person.seat is None:
+        return board.mine
+    seat = board.seats[person.seat]
+    return None if seat.claimed else seat
 
 
 @require_GET
@@ -148,16 +158,28 @@ def claim(request, game_id: int):
 def verdict(request, game_id: int):
     """Confirm the result, or say it is wrong (a reason is required)."""
     game = game_or_404(game_id)
-    holder = _holder(request, game, identity_at(game, request.COOKIES))
+    identity = identity_at(game, request.COOKIES)
+    holder = _holder(request, game, identity)
+    person = identity.person if identity else None
+    own = person if person is not None and person.seat is not None else None
+    if own is not None and holder and game.claims.filter(holder=holder).exists():
+        own = None  # the phone's seat is claimed: its word goes as before
     reason = request.POST.get("reason", "")
+    wrong = request.POST.get("verdict") == "wrong"
     try:
-        if holder is None:
+        if own is not None:
+            game = services.own_seat_say(
+                game_id=game.pk, person=own, agrees=not wrong, reason=reason
+            )
+        elif holder is None:
             raise Conflict("no_seat_here")
-        if request.POST.get("verdict") == "wrong":
+        elif wrong:
             services.result_dispute(game_id=game.pk, holder=holder, reason=reason)
-            messages.success(request, _("Your word was sent to the organiser."))
         else:
             game = services.result_agree(game_id=game.pk, holder=holder)
+        if wrong:
+            messages.success(request, _("Your word was sent to the organiser."))
+        else:
             messages.success(request, _("Thank you: your confirmation is recorded."))
     except ScoringError as error:
         return _page(

@@ -19,12 +19,13 @@ from config.release import RELEASE
 from . import selectors
 from .forms import ConfirmForm, LastTricksForm, TricksForm
 from .keeper import can_manage, keeps_here
-from .models import Game
+from .models import Game, Quorum
 from .pages import keeper_link
 from .presenters.confirmations import board as confirmations_board
 from .presenters.corrections import ClashView, corrections
 from .presenters.place import place_line, place_of
 from .presenters.table import TableView, table_view
+from .signals import Identity, identity_at
 from .tables import sheet_html
 
 TABLE = "scoring/table.html"
@@ -41,9 +42,30 @@ def etag(request, game: Game, keeper: bool) -> str:
         get_language() or "",
         request.GET.urlencode(),
         _word_mark(game),
+        _keeper_mark(request, game) if keeper else "",
     )
     digest = hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
     return f'"{digest}"'
+
+
+def keeper_me(request, game: Game, board) -> Identity | None:
+    """Who the keeper's phone has proven to be, where the players' word counts (an event's
+    table asking more than the keeper): the keeper who plays here confirms her own seat with
+    the keeper's word; a phone not yet proven is offered the way to prove it."""
+    if board is None or not board.asks_players or board.confirmed:
+        return None
+    if can_manage(request.user, game):
+        return None  # an organiser's confirmation locks on its own
+    return identity_at(game, request.COOKIES)
+
+
+def _keeper_mark(request, game: Game) -> str:
+    """Whom the keeper's phone has proven to be: her page offers her own seat's word."""
+    if game.result != Game.Result.FINISHED or game.quorum == Quorum.KEEPER:
+        return ""
+    identity = identity_at(game, request.COOKIES)
+    person = identity.person if identity else None
+    return "" if person is None else f"{person.key}|{person.seat}"
 
 
 def _word_mark(game: Game) -> str:
@@ -79,6 +101,7 @@ def render_table(
     names = view.names
     shown = {}
     board = None
+    extra: dict = {}
     if keeper and not view.confirmed:
         if view.step == "call":
             shown["call"] = None
@@ -100,7 +123,15 @@ def render_table(
                 )
             shown["last_tricks"] = form
         board = confirmations_board(game) if view.can_confirm else None
-        if view.can_confirm and not (board.asks_players and board.keeper_agreed):
+        me = keeper_me(request, game, board)
+        if me is not None:
+            extra["keeper_prove_url"] = me.prove_url if me.person is None else ""
+            extra["keeper_me"] = me.person if me.person and me.person.seat is not None else None
+        if extra.get("keeper_me"):
+            mine = board.seats[extra["keeper_me"].seat]
+            if board.keeper_agreed and mine.said == "agreed":
+                extra["keeper_me"] = None
+        elif view.can_confirm and not (board.asks_players and board.keeper_agreed):
             shown["confirm"] = forms.get("confirm") or ConfirmForm(names=names)
     # An error for a form that is not on the page any more is said at the top.
     page_errors = [message for section, message in errors.items() if section not in shown]
@@ -123,6 +154,7 @@ def render_table(
         "undo_query": urlencode({"deal": view.last_deal_number, "v": game.version}),
         # Who confirmed the result (phone-neutral: the watchers' partial is shared).
         "board": board or (confirmations_board(game) if view.placings else None),
+        **extra,
     }
     if partial is None:
         partial = bool(request.htmx)

@@ -203,18 +203,28 @@ def confirm(request, game: Game):
     form = ConfirmForm(request.POST, names=names)
     by_keeper = not can_manage(request.user, game)
     identity = identity_at(game, request.COOKIES) if by_keeper else None
-    person = identity.person.key if identity and identity.person else ""
-    submitted = submit(
-        form,
-        lambda data: services.game_confirm(
-            game_id=game.id,
-            actor=data["player"],
-            by_keeper=by_keeper,
-            keeper_person=person,
-            version=data["version"],
-        ),
-        names=names,
-    )
+    me = identity.person if identity else None
+    if me is not None and me.seat is not None and request.POST.get("as_seat"):
+        # The keeper who plays here: her own seat's word and the keeper's, one tap.
+        submitted = submit(
+            form,
+            lambda data: services.keeper_confirm_as_player(
+                game_id=game.id, person=me, actor=me.name, version=data["version"]
+            ),
+            names=names,
+        )
+    else:
+        submitted = submit(
+            form,
+            lambda data: services.game_confirm(
+                game_id=game.id,
+                actor=data["player"],
+                by_keeper=by_keeper,
+                keeper_person=me.key if me else "",
+                version=data["version"],
+            ),
+            names=names,
+        )
     if submitted.ok:
         return _done(request, submitted.result)
     forms = {"confirm": form}

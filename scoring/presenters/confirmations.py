@@ -7,10 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from ..models import Game, Quorum, SeatClaim
-from ..services.verdicts import SEATS, counted_seats, current_verdicts, waiting_for
+from ..services.verdicts import (
+    SEATS,
+    counted_seats,
+    current_verdicts,
+    still_to_confirm,
+    waiting_for,
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,8 @@ class Board:
     quorum_label: str
     #: Agreements still needed before the result locks (0 once locked).
     waiting: int
+    #: Whether the keeper's word is missing, the seats that may still agree, how many must.
+    still: tuple[bool, list[int], int]
     #: The result can be agreed with or disputed now (finished, settled, not locked).
     open: bool
     confirmed: bool
@@ -66,13 +73,20 @@ class Board:
 
     @property
     def waiting_line(self) -> str:
-        if self.confirmed or not self.waiting:
+        """Who the result still waits for, in people: "Waiting for Boris and Vera"."""
+        keeper_missing, open_seats, needed = self.still
+        if self.confirmed:
             return ""
-        return ngettext(
-            "Waiting for %(n)s more confirmation.",
-            "Waiting for %(n)s more confirmations.",
-            self.waiting,
-        ) % {"n": self.waiting}
+        names = [self.seats[seat].name for seat in open_seats]
+        if needed and needed == len(names):
+            return _("Waiting for %(names)s.") % {"names": names_and(names)}
+        if needed == 1:
+            return _("Waiting for %(names)s.") % {"names": names_or(names)}
+        if needed:
+            return _("Waiting for %(n)s of %(names)s.") % {"n": needed, "names": names_and(names)}
+        if keeper_missing:
+            return _("Waiting for the score-keeper.")
+        return ""
 
     @property
     def asks_players(self) -> bool:
@@ -114,6 +128,7 @@ def board(game: Game, holder: str | None = None) -> Board:
         quorum=game.quorum,
         quorum_label=str(Quorum(game.quorum).label),
         waiting=waiting_for(game),
+        still=still_to_confirm(game),
         open=game.confirmable and not game.confirmed,
         confirmed=game.confirmed,
         my_seat=my_seat,
@@ -122,6 +137,20 @@ def board(game: Game, holder: str | None = None) -> Board:
             for place, seat in enumerate(game.placings or [], start=1)
         ],
     )
+
+
+def names_and(names: list[str]) -> str:
+    """ "Vera", "Boris and Vera", "Ana, Boris and Vera" (a table's three at most)."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def names_or(names: list[str]) -> str:
+    """ "Vera", "Boris or Vera": any one of them will do."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s or %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def said_line(seat: SeatWord) -> str:

@@ -10,6 +10,7 @@ changes); base holds what they share. Callers use ``from scoring import services
 
 from .base import Recorded
 from .creation import game_create, secret_matches, secret_replace
+from .own_seat import keeper_confirm_as_player, own_seat_say
 from .recording import calls_make, deal_correct, deal_record, deal_undo, last_tricks_add
 from .results import (
     early_placings,
@@ -30,6 +31,7 @@ from .verdicts import (
     result_dispute,
     seat_claim,
     seat_vouch,
+    still_to_confirm,
     waiting_for,
 )
 
@@ -48,8 +50,10 @@ __all__ = [
     "game_reopen",
     "game_void",
     "holder_digest",
+    "keeper_confirm_as_player",
     "last_tricks_add",
     "needs_proof",
+    "own_seat_say",
     "person_holder",
     "quorum_met",
     "result_agree",
@@ -59,5 +63,6 @@ __all__ = [
     "seat_claim",
     "seat_substitute",
     "seat_vouch",
+    "still_to_confirm",
     "waiting_for",
 ]

@@ -355,3 +355,25 @@ def waiting_for(game: Game) -> int:
             return needed + max(0, 2 - len(seats))
         return needed + (0 if seats - own else 1)
     return needed + len(set(SEATS) - seats)
+
+
+def still_to_confirm(game: Game) -> tuple[bool, list[int], int]:
+    """Who the quorum still waits for, counted in people: whether the keeper's word is
+    missing, the seats whose players may still give theirs, and how many of them must. The
+    keeper sits at the table too, so where every seat must agree the keeper is no fourth
+    person: only once the three have agreed is the keeper named on their own."""
+    if game.confirmed:
+        return False, [], 0
+    keeper, seats, _disputed = _standing(game)
+    missing = not (keeper is not None and keeper.agrees)
+    if game.quorum == Quorum.KEEPER:
+        return missing, [], 0
+    open_seats = [seat for seat in SEATS if seat not in seats]
+    if game.quorum != Quorum.KEEPER_AND_ONE:
+        return missing, open_seats, len(open_seats)
+    own = keeper_seats(game, keeper) if not missing else set()
+    if own is None:  # a keeper who proved nobody: two players must agree
+        return missing, open_seats, max(0, 2 - len(seats))
+    if seats - own:
+        return missing, [], 0
+    return missing, [seat for seat in open_seats if seat not in own], 1

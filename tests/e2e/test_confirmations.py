@@ -42,7 +42,7 @@ def entry_at(table: Table, seat: int) -> Entry:
 
 def claim_and_confirm(new_phone, live_server, locale, table, seat, shoot=None, tag=""):
     """A player's phone: proven by the slip, then the public table page, "I am X", then
-    "Confirm the result"."""
+    "Confirm the result": the proven phone is not asked again who it is."""
     phone = new_phone(locale=locale)
     game = table.game
     prove_by_slip(phone, live_server, table.round.event, entry_at(table, seat))
@@ -51,9 +51,7 @@ def claim_and_confirm(new_phone, live_server, locale, table, seat, shoot=None, t
     expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/me/\?seat={seat}$"))
     if shoot:
         check_screen(phone, f"confirm-claim-{tag}", shoot)
-    expect(phone.locator("form.claim-form button")).to_have_count(1)  # their own seat only
-    phone.locator(f'form.claim-form button[value="{seat}"]').click()
-    expect(phone).to_have_url(re.compile(rf"/games/{game.pk}/me/$"))
+    expect(phone.locator("form.claim-form")).to_have_count(0)  # no name to pick again
     expect(phone.locator("form.verdict-form button[value=agree]")).to_be_visible()
     if shoot:
         check_screen(phone, f"confirm-verdict-{tag}", shoot)
@@ -88,14 +86,23 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
     shoot = screenshot if locale == "en-GB" else None
     tag = "en" if locale == "en-GB" else "bg"
 
-    # The keeper's phone proves it is its player's (seat 0), then confirms: under the event's
-    # quorum that is not enough yet.
+    # The keeper's phone is not proven yet: the keeper's page offers to prove it, and the
+    # seat page leads back to the table, kept on this phone. Proven (the slip: seat 0's
+    # player), one tap confirms her own seat and as keeper: under the event's quorum that
+    # is not enough yet, and the box names who it waits for.
     keeper = new_phone(locale=locale)
-    prove_by_slip(keeper, live_server, event, entry_at(first, 0))
     keeper.goto(f"{live_server.url}/games/{game.pk}/keep/{game.secret}/")
-    keeper.locator(".confirm-form label.pill").first.click()
-    keeper.locator(".confirm-form button[type=submit]").click()
-    expect(keeper.locator("#confirmations .quorum")).to_be_visible()
+    expect(keeper.locator("#confirmations a.prove-link")).to_be_visible()
+    expect(keeper.locator(".keeper-seat-form")).to_have_count(0)
+    prove_by_slip(keeper, live_server, event, entry_at(first, 0))
+    keeper.locator(f'.seat-answer a[href$="/games/{game.pk}/"]').click()
+    expect(keeper.locator(".confirm-form")).to_have_count(0)  # one thing to do, not two
+    expect(keeper.locator(".keeper-seat-form button")).to_contain_text(first.seats[0].name)
+    keeper.locator(".keeper-seat-form button").click()
+    quorum_line = keeper.locator("#confirmations .quorum")
+    expect(quorum_line).to_contain_text(first.seats[1].name)
+    expect(quorum_line).not_to_contain_text(first.seats[0].name)
+    expect(keeper.locator(".keeper-seat-form")).to_have_count(0)
     assert not Game.objects.get(pk=game.pk).confirmed
     check_screen(keeper, f"confirm-keeper-waits-{tag}", shoot)
 
@@ -116,15 +123,12 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
     stranger.locator("form.prove-form input[name=code]").fill(vera.code)
     stranger.locator("form.prove-form button[type=submit]").click()
     expect(stranger.locator(".seat-me")).to_contain_text(vera.player.name)
-    stranger.goto(f"{live_server.url}/games/{game.pk}/me/")
-    stranger.locator('form.claim-form button[value="1"]').click()
+    stranger.locator("a.my-confirmation").click()
     stranger.locator("form.verdict-form button[value=agree]").click()
     last = stranger
     if quorum == Quorum.ALL:
         assert not Game.objects.get(pk=game.pk).confirmed
-        claim_and_confirm(new_phone, live_server, locale, first, 2, shoot, tag)
-        assert not Game.objects.get(pk=game.pk).confirmed
-        last = claim_and_confirm(new_phone, live_server, locale, first, 0)
+        last = claim_and_confirm(new_phone, live_server, locale, first, 2, shoot, tag)
     expect(last.locator("p.confirmed")).to_be_visible()
     assert Game.objects.get(pk=game.pk).confirmed
     check_screen(last, f"confirm-locked-{tag}", shoot)
@@ -140,7 +144,6 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
     player = new_phone(locale=locale)
     prove_by_slip(player, live_server, event, entry_at(second, 1))
     player.goto(f"{live_server.url}/games/{other.pk}/me/")
-    player.locator('form.claim-form button[value="1"]').click()
     player.locator("#reason").fill("Deal 4: I took 6, not 5")
     player.locator("form.verdict-form button[value=wrong]").click()
     expect(player.locator(".seat-word.disputed")).to_be_visible()
