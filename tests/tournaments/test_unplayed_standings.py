@@ -160,3 +160,17 @@ def test_where_do_i_sit_matches_no_withdrawn_entry(night):
         client.get(reverse("tournaments:seat", args=[night.slug]), {"name": "Maria"}).text
     )
     assert "Maria Dimitrova" not in words
+
+
+def test_a_withdrawal_after_the_publish_leaves_the_names_matched(night):
+    from tournaments.views import public_kept
+
+    services.round_publish(round_=services.round_create(event=night))
+    client = Client()
+    seat_page = reverse("tournaments:seat", args=[night.slug])
+    assert "Table " in _squash(client.get(seat_page, {"name": "Ana"}).text)
+    services.entry_withdraw(entry=Entry.objects.get(event=night, player__name="Ana"))
+    public_kept.seat_maps.clear()  # another process: only the shared copy is left
+    public_kept.pages.clear()
+    words = _squash(client.get(seat_page, {"name": "Ana"}).text)
+    assert "Table " not in words and "not in round" not in words

@@ -111,10 +111,7 @@ class SeatMap:
 def _read(event: Event):
     """The round, names, byes, the round's tables and who left a seat: three queries."""
     round_ = selectors.newest_published_round(event)
-    if round_ is None:
-        names, byes = selectors.player_names(event), frozenset()
-    else:
-        names, byes = selectors.player_names_and_byes(event, round_)
+    names, byes = selectors.present_names_and_byes(event, round_)
     played = selectors.round_tables_played(round_) if round_ is not None else []
     left = frozenset(move["left"] for table in played for move in table.substitutions)
     return round_, names, byes, played, left

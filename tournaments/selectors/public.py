@@ -53,10 +53,17 @@ def player_names(event: Event) -> dict[int, str]:
     return dict(Player.objects.filter(entries__event=event).values_list("pk", "name"))
 
 
-def player_names_and_byes(event: Event, round_: Round) -> tuple[dict[int, str], frozenset[int]]:
-    """player_names, and who of them has a bye in `round_`, in one query."""
+def present_names_and_byes(
+    event: Event, round_: Round | None
+) -> tuple[dict[int, str], frozenset[int]]:
+    """The names "where do I sit" matches: the event's players who have not withdrawn (a
+    withdrawn entry, a typo entered twice, must never be the name a player taps), and who
+    of them has a bye in `round_`, in one query."""
+    rows = Player.objects.filter(entries__event=event, entries__withdrawn=False)
+    if round_ is None:
+        return dict(rows.values_list("pk", "name")), frozenset()
     bye = Exists(Bye.objects.filter(round=round_, player=OuterRef("pk")))
-    rows = Player.objects.filter(entries__event=event).annotate(bye=bye)
+    rows = rows.annotate(bye=bye)
     names, byes = {}, set()
     for pid, name, has_bye in rows.values_list("pk", "name", "bye"):
         names[pid] = name
