@@ -136,7 +136,9 @@ def pairing_request(round_: Round) -> pairing.Request:
         )
     )
     latest = event.standings.first()
-    ranks = {row["player"]: row["rank"] for row in latest.rows} if latest else {}
+    # Those not ranked (no game, no bye yet) share the rank after the last ranked player.
+    rows = latest.rows if latest else []
+    ranks = {row["player"]: row["rank"] for row in rows if row["rank"] is not None}
     active = round_field(event, round_.number).values_list("player_id", flat=True)
     if not ranks and _seeded_by_rating(event, round_):
         ranks = rating_ranks(list(active))

@@ -1,5 +1,6 @@
 """Listening to the scoring app: a table's confirmed (or reopened) result moves standings;
-and to a player's rename, which the shared copies of the public pages must forget.
+and to a player's rename or withdrawal, which the shared copies of the public pages must
+forget.
 
 Scoring sends its signals inside the transaction that changes the result, so the event's
 results_version goes up with the result (or not at all), and the build is enqueued on commit.
@@ -17,7 +18,7 @@ from . import (
     round_page_render,
     tasks,  # noqa: F401 - registers the tasks by name
 )
-from .models import Player, Table
+from .models import Entry, Player, Table
 from .queue import enqueue_on_commit
 from .selectors.identity import identity_at_table
 from .services import standings_changed
@@ -66,3 +67,12 @@ def player_renamed(sender, instance: Player, created: bool, update_fields=None, 
         return
     player_id = instance.pk
     transaction.on_commit(lambda: round_page_render.forget_player(player_id))
+
+
+@receiver(post_save, sender=Entry)
+def entry_withdrawn(sender, instance: Entry, update_fields=None, **kwargs):
+    """A withdrawal (or reinstatement) changes the names "where do I sit" matches: the shared
+    copy of the event's seat map is forgotten once it commits."""
+    if update_fields and "withdrawn" in update_fields:
+        event_id = instance.event_id
+        transaction.on_commit(lambda: round_page_render.forget_seat_map(event_id))

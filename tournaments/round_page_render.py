@@ -136,6 +136,14 @@ def prerender_quietly(round_id: int) -> list[str]:
         return []
 
 
+def forget_seat_map(event_id: int) -> None:
+    """Forget the shared copy of the event's seat map (a withdrawal or reinstatement changes
+    the names it matches, not the event's version)."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is not None:
+        cache.delete(seat_map_key(event))
+
+
 def forget_player(player_id: int) -> None:
     """Forget the shared copies that show the player's name: the seat maps and published
     rounds' tables of the events they entered."""

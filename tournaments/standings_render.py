@@ -44,25 +44,32 @@ def _utc(moment) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
+def _api_row(row: dict, view: selectors.StandingsView) -> dict:
+    return {
+        "rank": row["rank"],
+        "player": view.names.get(row["player"], ""),
+        "player_id": row["player"],
+        "score": row["score"],
+        "metrics": row["metrics"],
+        "decided_by": row.get("decided_by"),
+        "withdrawn": row["player"] in view.withdrawn,
+    }
+
+
 def api_data(event: Event, view: selectors.StandingsView) -> dict:
-    """The API's standings answer (../shared/spec/http-api.md), the one home of its shape."""
+    """The API's standings answer (../shared/spec/http-api.md), the one home of its shape.
+    `rows` holds the ranked players only, so every row's rank is a number 1..K as the spec
+    shows it; the players not ranked (no game, no bye yet: tournaments.standings) follow in
+    `unranked`, rows of the same shape with rank null."""
     snapshot = view.snapshot
+    stored = snapshot.rows if snapshot else []
     return {
         "event": event.slug,
         "rounds_complete": snapshot.rounds_complete if snapshot else 0,
         "updated": _utc(snapshot.built_at) if snapshot else None,
         "stale": view.stale,
-        "rows": [
-            {
-                "rank": row["rank"],
-                "player": view.names.get(row["player"], ""),
-                "player_id": row["player"],
-                "score": row["score"],
-                "metrics": row["metrics"],
-                "decided_by": row.get("decided_by"),
-            }
-            for row in (snapshot.rows if snapshot else [])
-        ],
+        "rows": [_api_row(row, view) for row in stored if row["rank"] is not None],
+        "unranked": [_api_row(row, view) for row in stored if row["rank"] is None],
     }
 
 

@@ -47,7 +47,7 @@ class StandingsTable(ExportTable):
     player = _column(gettext_lazy("Player"))
 
     class Meta(ExportTable.Meta):
-        sequence = ("rank", "player", "...", "decided_by", "notes")
+        sequence = ("rank", "player", "...", "decided_by", "withdrawn", "notes")
 
 
 class PairingsTable(ExportTable):
@@ -77,6 +77,8 @@ def _seat_columns(prefix: str, label: str) -> list[tuple[str, tables.Column]]:
 
 
 def standings_table(event: Event) -> StandingsTable:
+    """The newest snapshot's rows: the ranked ones 1..K, then those not ranked (no game, no
+    bye) with an empty rank; games played and withdrawn in their own columns."""
     view = selectors.standings_latest(event)
     notes = walkouts.player_notes(event)
     rows = []
@@ -88,11 +90,13 @@ def standings_table(event: Event) -> StandingsTable:
                 "player": view.names.get(row["player"], ""),
                 **{metric: row["metrics"].get(metric) for metric in EXPORTED_METRICS},
                 "decided_by": str(METRIC_LABELS.get(decided_by, "")) if decided_by else "",
+                "withdrawn": _("yes") if row["player"] in view.withdrawn else "",
                 "notes": "; ".join(notes.get(row["player"], ())),
             }
         )
     extra = [(metric, _column(capfirst(METRIC_LABELS[metric]))) for metric in EXPORTED_METRICS]
     extra.append(("decided_by", _column(_("Decided by"))))
+    extra.append(("withdrawn", _column(_("Withdrawn"))))
     extra.append(("notes", _column(_("Walkouts"))))
     return StandingsTable(rows, extra_columns=extra)
 

@@ -169,10 +169,13 @@ def expected_standings(event: Event) -> dict[int, dict[str, int]]:
 RANKED_BY = ("placing_points", "score", "firsts", "opponents")  # the default precedence's start
 
 
-def assert_ranked(names_in_order: list[str], expected: dict[str, dict[str, int]]) -> None:
-    """Everyone once, and nobody ranked above a player better on the precedence's metrics
-    (head to head and the lot may order players equal on all of them)."""
-    assert sorted(names_in_order) == sorted(expected)
+def assert_ranked(
+    names_in_order: list[str], expected: dict[str, dict[str, int]], unranked: int = 0
+) -> None:
+    """Everyone ranked once, and nobody ranked above a player better on the precedence's
+    metrics (head to head and the lot may order players equal on all of them)."""
+    assert set(names_in_order) <= set(expected)
+    assert len(set(names_in_order)) == len(names_in_order) == len(expected) - unranked
     keys = [tuple(expected[name][m] for m in RANKED_BY) for name in names_in_order]
     assert keys == sorted(keys, reverse=True), list(zip(names_in_order, keys, strict=True))
 
@@ -466,21 +469,27 @@ def test_a_club_evening_with_every_mishap(
     expect(page.locator(".counted")).to_have_text(label)
     expect(page.locator(".stale")).to_have_count(0)
     shoot("standings")
-    rows = page.locator("table.standings tbody tr")
+    rows = page.locator("table.standings tbody tr:not(.unranked-head)")
     expect(rows).to_have_count(PLAYERS)
+    # The leaver played no game and had no bye: not ranked, listed last under its heading.
+    expect(page.locator("table.standings tr.unranked-head")).to_have_count(1)
+    unranked = {leaver.name}
     shown = []
     for index in range(PLAYERS):
         cells = rows.nth(index).locator("td, th").all_inner_texts()
         name = rows.nth(index).locator("th.player a").inner_text()
         shown.append(name)
-        assert number(cells[0]) == index + 1
+        if name in unranked:
+            assert cells[0].strip() == "–" and index >= PLAYERS - len(unranked)
+        else:
+            assert number(cells[0]) == index + 1
         # columns: placing points, score, firsts, opponents, head to head, games
         values = [number(cell) for cell in cells[2:]]
         want = expected[name]
         got = dict(zip(("placing_points", "score", "firsts", "opponents"), values, strict=False))
         got["games"] = values[5]
         assert got == want, name
-    assert_ranked(shown, expected)
+    assert_ranked([name for name in shown if name not in unranked], expected, len(unranked))
     leaver_row = rows.filter(has=page.locator("th.player a", has_text=leaver.name))
     expect(leaver_row.locator(".withdrawn-tag")).to_have_text(
         t("withdrawn", context="standings: the player has left the event")
@@ -495,9 +504,11 @@ def test_a_club_evening_with_every_mishap(
     assert raw.startswith(codecs.BOM_UTF8)
     header, body = table[0], table[1:]
     assert header[:2] == [t("Rank"), t("Player")]
-    assert header[-1] == t("Walkouts")
-    assert [int(row[0]) for row in body] == list(range(1, PLAYERS + 1))
+    assert header[-2:] == [t("Withdrawn"), t("Walkouts")]
+    ranks = [row[0] for row in body]
+    assert ranks == [str(n) for n in range(1, PLAYERS)] + [""]  # the leaver: not ranked
     assert [row[1] for row in body] == shown
+    assert [row[-2] for row in body] == [t("yes") if n == leaver.name else "" for n in shown]
     for row in body:
         want = expected[row[1]]
         assert [int(v) for v in row[2:6]] == [want[m] for m in RANKED_BY], row

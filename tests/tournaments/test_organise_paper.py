@@ -174,6 +174,7 @@ def test_standings_in_three_formats(organiser_client, played):
         "Head to head",
         "Games played",
         "Decided by",
+        "Withdrawn",
         "Walkouts",
     ]
     assert len(table) == 8 and table[1][:3] == [

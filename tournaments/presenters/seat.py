@@ -109,14 +109,17 @@ class SeatMap:
 
 
 def _read(event: Event):
-    """The round, names, byes, the round's tables and who left a seat: three queries."""
+    """The round, names, byes, the round's tables and who left a seat: three queries.
+
+    A withdrawn player's name is matched only while the round still places them (at a table,
+    or as the one who gave their seat away: "your seat was taken"): a withdrawn entry the
+    round does not seat, such as a typo of a real player's name, is never offered."""
     round_ = selectors.newest_published_round(event)
-    if round_ is None:
-        names, byes = selectors.player_names(event), frozenset()
-    else:
-        names, byes = selectors.player_names_and_byes(event, round_)
+    names, byes, withdrawn = selectors.seat_names_and_byes(event, round_)
     played = selectors.round_tables_played(round_) if round_ is not None else []
     left = frozenset(move["left"] for table in played for move in table.substitutions)
+    placed = left.union(*(table.seat_ids for table in played))
+    names = {pid: name for pid, name in names.items() if pid not in withdrawn or pid in placed}
     return round_, names, byes, played, left
 
 

@@ -97,13 +97,17 @@ def standings_label(snapshot) -> str:
 
 @dataclass(frozen=True)
 class StandingsRow:
-    rank: int
+    rank: int | None  # None: not ranked, no game played and no bye (tournaments.standings)
     player_id: int
     name: str
     values: list[int]
     tie: str
     tie_marker: str
     withdrawn: bool = False
+
+    @property
+    def ranked(self) -> bool:
+        return self.rank is not None
 
 
 def head_context(snapshot, stale: bool, counted: str | None = None) -> dict:
@@ -123,7 +127,7 @@ def table_context(
 ) -> dict:
     """The standings table (rows, headings, legend), as the standings page, the projector and
     the player page show it; with `player_id`, only that player's row (their page shows one
-    row of up to 999)."""
+    row of up to 999). The rows not ranked (rank None) come last, under their own heading."""
     order = selectors.standings_order(event)
     columns = [name for name in order if name != "lot"]  # a lot's number means nothing to read
     if "games" not in columns:  # games played: always shown, what the points come from
@@ -150,6 +154,7 @@ def table_context(
         "legend": [(METRIC_WORDS[name].heading, METRIC_WORDS[name].meaning) for name in columns],
         "order_sentence": order_sentence(order),
         "rows": rows,
+        "span": 2 + len(columns),  # rank, player and the values: the unranked heading's width
     }
 
 

@@ -53,16 +53,25 @@ def player_names(event: Event) -> dict[int, str]:
     return dict(Player.objects.filter(entries__event=event).values_list("pk", "name"))
 
 
-def player_names_and_byes(event: Event, round_: Round) -> tuple[dict[int, str], frozenset[int]]:
-    """player_names, and who of them has a bye in `round_`, in one query."""
-    bye = Exists(Bye.objects.filter(round=round_, player=OuterRef("pk")))
-    rows = Player.objects.filter(entries__event=event).annotate(bye=bye)
-    names, byes = {}, set()
-    for pid, name, has_bye in rows.values_list("pk", "name", "bye"):
+def seat_names_and_byes(
+    event: Event, round_: Round | None
+) -> tuple[dict[int, str], frozenset[int], frozenset[int]]:
+    """The event's players' names, who of them has a bye in `round_` and who has withdrawn,
+    in one query (what "where do I sit" matches names against)."""
+    rows = event.entries.all()
+    if round_ is not None:  # else no bye: the Exists would ask for round None's
+        rows = rows.annotate(
+            bye=Exists(Bye.objects.filter(round=round_, player=OuterRef("player")))
+        )
+    fields = ("player_id", "player__name", "withdrawn", *(("bye",) if round_ is not None else ()))
+    names, byes, withdrawn = {}, set(), set()
+    for pid, name, gone, *has_bye in rows.values_list(*fields):
         names[pid] = name
-        if has_bye:
+        if has_bye and has_bye[0]:
             byes.add(pid)
-    return names, frozenset(byes)
+        if gone:
+            withdrawn.add(pid)
+    return names, frozenset(byes), frozenset(withdrawn)
 
 
 def standings_newest(event: Event) -> tuple[Standings | None, bool]:

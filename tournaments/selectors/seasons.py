@@ -70,10 +70,13 @@ def counting_of(season: Season) -> Counting:
 
 
 def places_of(rows: list[dict]) -> dict[int, int]:
-    """Player -> place from a standings snapshot's rows, for those who played a game."""
-    return {
-        row["player"]: row["rank"] for row in rows if row.get("metrics", {}).get("games", 0) > 0
-    }
+    """Player -> place from a standings snapshot's rows, for those who played a game: their
+    order in the standings, counted among them only (1..K), so no one who sat the night out
+    (a withdrawn entry, a late arrival, a bye alone; or, in a snapshot stored before such
+    players went unranked, one placed among the players by lot) pushes a player down."""
+    played = [row for row in rows if row.get("metrics", {}).get("games", 0) > 0]
+    played.sort(key=lambda row: row["rank"] if row["rank"] is not None else len(rows) + 1)
+    return {row["player"]: place for place, row in enumerate(played, start=1)}
 
 
 def season_nights(season: Season) -> list[SeasonNight]:

@@ -23,6 +23,14 @@ head_to_head: computed within each group of players equal on every metric that c
     Otherwise (a cycle, or players who never met with different counts) head_to_head is 0
     for the whole group and the next metric decides. Players alone in their group, and every
     player when head_to_head is not in the precedence, have 0.
+Who is ranked: a player who has taken part in a round, by playing a game or by a bye (the
+bye policy makes a bye worth something, so it is taking part). A player who has done
+neither (entered and withdrawn before the first game, a walkout before any result, a late
+arrival) is not ranked: their row has rank None and comes after every ranked row, by player
+id, with decided_by None; no lot places them among those who played. The ranks of the
+ranked players are 1..K. A player who has played no game (ranked by a bye or not ranked) is
+left out of head_to_head's groups: never having met anyone, they could only spoil a clean
+separation.
 lot: a 53-bit number from BLAKE2b of "seed:player", so it depends only on the event's seed
     and the player: adding a player later changes no one else's lot. 53 bits so that it stays
     exact as a JSON number in a browser. Should two lots ever be equal (about one event in
@@ -51,7 +59,8 @@ def build_standings(
     byes: Iterable[Bye] = (),
     config: Config | None = None,
 ) -> list[Row]:
-    """The event's standings: one row per player (with or without games), ranks 1..N."""
+    """The event's standings: one row per player; those who took part ranked 1..K, then those
+    who did not (no game, no bye) with rank None, by player id."""
     config = Config() if config is None else config
     roster = _roster(players)
     games = list(results)
@@ -59,15 +68,21 @@ def build_standings(
     _check_event(roster, games, bye_list)
 
     values = _base_metrics(roster, games, bye_list, config)
+    had_bye = {bye.player for bye in bye_list}
+    took_part = [p for p in roster if values["games"][p] or p in had_bye]
     order = config.order
     if "head_to_head" in order:
         before = order[: order.index("head_to_head")]
-        values["head_to_head"] = _head_to_head(roster, games, [values[m] for m in before])
+        values["head_to_head"].update(
+            _head_to_head(
+                [p for p in took_part if values["games"][p]], games, [values[m] for m in before]
+            )
+        )
     values["lot"] = {p: lot(config.seed, p) for p in roster}
 
     columns = [values[m] for m in order]
-    keys = {p: tuple(-column[p] for column in columns) for p in roster}
-    ranked = sorted(roster, key=lambda p: (keys[p], p))
+    keys = {p: tuple(-column[p] for column in columns) for p in took_part}
+    ranked = sorted(took_part, key=lambda p: (keys[p], p))
 
     rows = []
     above: tuple[int, ...] | None = None
@@ -83,6 +98,17 @@ def build_standings(
             )
         )
         above = key
+    ranked_set = set(ranked)
+    rows.extend(
+        Row(
+            rank=None,
+            player=player,
+            score=values["score"][player],
+            metrics={m: values[m][player] for m in METRICS},
+            decided_by=None,
+        )
+        for player in sorted(p for p in roster if p not in ranked_set)
+    )
     return rows
 
 

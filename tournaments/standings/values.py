@@ -122,8 +122,8 @@ class Config:
         placing points of a second place) or "average" (the player's own average game points
         and placing points per game played, each rounded half away from zero; 0 with no games).
     precedence: the metrics that order the table, most important first. "lot" always ends
-        it: it is added when left out (so ranks are always 1..N), and anything after it could
-        never decide, so that is refused.
+        it: it is added when left out (so the ranked players' ranks are always 1..K), and
+        anything after it could never decide, so that is refused.
     seed: the event's seed for the lot.
     """
 
@@ -182,12 +182,13 @@ class Row:
     """One line of the standings.
 
     metrics holds every metric in METRICS (not only those in the precedence), so the site
-    can show them all. decided_by names the metric that put this row below the one above,
-    or is None for the first row and for rows the first metric of the precedence already
-    separates: only tie-breaks need explaining.
+    can show them all. rank is None for a player not ranked (no game, no bye: build's
+    "Who is ranked"), whose rows come last. decided_by names the metric that put this row
+    below the one above, or is None for the first row, for rows the first metric of the
+    precedence already separates (only tie-breaks need explaining) and for unranked rows.
     """
 
-    rank: int
+    rank: int | None  # None: took part in no round yet (build's "Who is ranked")
     player: int
     score: int
     metrics: dict[str, int]

@@ -209,12 +209,17 @@ def test_head_to_head_separates_cleanly_in_part():
     ]
 
 
+def byes_for(players, round_=1):
+    return [Bye(round_, p) for p in players]
+
+
 def test_lot_decides_between_players_level_on_everything():
-    rows = build_standings([5, 6, 7, 8], [], [], Config(seed=42))
+    rows = build_standings([5, 6, 7, 8], [], byes_for([5, 6, 7, 8]), Config(seed=42))
     assert order_of(rows) == sorted([5, 6, 7, 8], key=lambda p: -lot(42, p))
     assert [r.decided_by for r in rows] == [None, "lot", "lot", "lot"]
     orders = {
-        tuple(order_of(build_standings([5, 6, 7, 8], [], [], Config(seed=s)))) for s in range(10)
+        tuple(order_of(build_standings([5, 6, 7, 8], [], byes_for([5, 6, 7, 8]), Config(seed=s))))
+        for s in range(10)
     }
     assert len(orders) > 1  # the seed matters
 
@@ -311,14 +316,15 @@ def test_every_bye_of_a_player_is_worth_the_same_average():
     assert (rows[0].player, rows[0].score, rows[0].metrics["placing_points"]) == (1, 12, 6)
 
 
-def test_players_without_games_are_listed_and_ranked():
-    # 2 ends third with -2: a player who never played (0 and 0) ranks above him on score.
+def test_players_without_games_are_listed_after_the_ranked_with_no_rank():
+    # 2 ends third with -2: a player who never played (0 and 0) is still not placed above
+    # him, by score or by lot; those who took part in no round come last, by id.
     results = [game(1, 1, (1, 2, 3), (-1, -2, 3), (3, 1, 2))]
     rows = build_standings([9, 1, 2, 3, 8], results, [], Config())
-    assert order_of(rows) == [3, 1, *sorted((8, 9), key=lambda p: -lot(0, p)), 2]
-    assert [r.decided_by for r in rows] == [None, None, None, "lot", "score"]
-    assert [r.rank for r in rows] == [1, 2, 3, 4, 5]
-    assert [r.metrics["games"] for r in rows] == [1, 1, 0, 0, 1]
+    assert order_of(rows) == [3, 1, 2, 8, 9]
+    assert [r.decided_by for r in rows] == [None, None, None, None, None]
+    assert [r.rank for r in rows] == [1, 2, 3, None, None]
+    assert [r.metrics["games"] for r in rows] == [1, 1, 1, 0, 0]
 
 
 def test_no_players_no_rows():

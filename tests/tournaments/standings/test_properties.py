@@ -56,7 +56,7 @@ def reference(players, results, byes, config):
     if "head_to_head" in config.order:
         before = config.order[: config.order.index("head_to_head")]
         groups = {}
-        for p in players:
+        for p in (p for p in players if m[p]["games"]):  # who has met anyone
             groups.setdefault(tuple(m[p][x] for x in before), []).append(p)
         for group in groups.values():
             counts = reference_head_to_head(group, results)
@@ -96,9 +96,15 @@ def test_every_metric_agrees_with_the_literal_definitions(event, config):
 @given(events(), configs())
 def test_rows_follow_the_precedence_and_say_what_decided(event, config):
     players, results, byes = event
-    rows = build_standings(players, results, byes, config)
-    assert [r.rank for r in rows] == list(range(1, len(players) + 1))
-    assert sorted(r.player for r in rows) == sorted(players)  # everyone, games or not
+    everyone = build_standings(players, results, byes, config)
+    assert sorted(r.player for r in everyone) == sorted(players)  # everyone, games or not
+    took_part = {p for g in results for p in g.players} | {b.player for b in byes}
+    rows = [r for r in everyone if r.player in took_part]
+    unranked = everyone[len(rows) :]
+    assert everyone[: len(rows)] == rows  # the ranked first, 1..K
+    assert [r.rank for r in rows] == list(range(1, len(rows) + 1))
+    assert [r.player for r in unranked] == sorted(set(players) - took_part)
+    assert all(r.rank is None and r.decided_by is None for r in unranked)
     keys = [tuple(r.metrics[m] for m in config.order) for r in rows]
     assert keys == sorted(keys, reverse=True)
     for above, below, key_above, key_below in zip(rows, rows[1:], keys, keys[1:], strict=False):
@@ -158,11 +164,17 @@ def test_a_new_player_changes_no_one_elses_lot(event, config, newcomer):
 
 @given(events())
 def test_a_bye_under_zero_is_the_same_as_sitting_out(event):
+    # Worth nothing, but taken part in: it may rank a player who played no game, after
+    # the same order of everyone else.
     players, results, byes = event
     config = Config(bye_policy="zero")
-    assert build_standings(players, results, byes, config) == build_standings(
-        players, results, [], config
-    )
+    with_byes = build_standings(players, results, byes, config)
+    without = build_standings(players, results, [], config)
+    assert {r.player: r.metrics for r in with_byes} == {r.player: r.metrics for r in without}
+    played = {p for g in results for p in g.players}
+    assert [r.player for r in with_byes if r.player in played] == [
+        r.player for r in without if r.player in played
+    ]
 
 
 @settings(max_examples=20)
