@@ -352,7 +352,7 @@ def test_a_club_evening_with_every_mishap(
     leaver = second.seat_1
     page.goto(f"{dashboard}players/")
     row = page.locator(".player-row", has_text=leaver.name)
-    row.locator("summary").click()
+    row.locator("summary", has_text=t("Withdraw…")).click()
     row.get_by_label(t("Reason (optional)")).fill(reasons["left"])
     row.get_by_role("button", name=t("Withdraw %(name)s", name=leaver.name)).click()
     expect(page).to_have_url(f"{dashboard}rounds/1/tables/2/")
@@ -533,11 +533,12 @@ def test_a_club_evening_with_every_mishap(
     column = {name: header.index(t(name)) for name in ("Table", "Player", "Result", "Reason")}
     seated = {(row[column["Table"]], row[column["Player"]]) for row in body}
     assert ("2", bye_player.name) in seated and ("2", leaver.name) not in seated
+    adjusted_result = t("%(result)s (%(how)s)", result=t("confirmed"), how=t("adjusted"))
     marks = {
         "3": (t("void"), reasons["void"]),
-        "4": (t("adjusted"), reasons["adjusted"]),
+        "4": (adjusted_result, reasons["adjusted"]),
     }
-    for row in body:
-        want = marks.get(row[column["Table"]], ("", ""))
+    for row in body:  # the round page's words for each table; a reason only where one was given
+        want = marks.get(row[column["Table"]], (t("confirmed"), ""))
         assert (row[column["Result"]], row[column["Reason"]]) == want, row
     assert len(body) == 12  # four tables of three; the bye was given up

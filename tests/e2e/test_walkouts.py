@@ -56,7 +56,7 @@ def test_a_walkout_a_substitute_a_void_table_and_an_adjusted_result(
     # The withdrawal: a warning, and straight to the table's choices.
     page.goto(f"{live_server.url}/organise/events/{event.slug}/players/")
     row = page.locator(".player-row", has_text=leaver.name)
-    row.locator("summary").click()
+    row.locator("summary", has_text="Withdraw").click()
     row.get_by_role("button", name="Withdraw").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(f"Table {first.number}")
     expect(page.locator(".messages")).to_contain_text("has withdrawn but still sits at table")
