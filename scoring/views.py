@@ -55,7 +55,10 @@ def table(request, game_id: int):
         return not_modified
     response = _page(request, game, keeper)
     response["ETag"] = tag
-    return response
+    # The keeper's page is never stored: it holds the keeper link, and Back to it (after a
+    # hand recorded without JavaScript: POST, redirect, GET) must show the game as it is now,
+    # not a copy whose form would enter the same hand again.
+    return no_store(response) if keeper else response
 
 
 def _page(request, game: Game, keeper: bool) -> HttpResponse:

@@ -206,3 +206,16 @@ def test_a_recorded_hand_is_a_step_in_the_phones_history(keeper):
     body = text(keeper.get(table))
     config = re.search(r"<meta name=\"htmx-config\" content='([^']*)'>", body).group(1)
     assert '"historyCacheSize": 0' in config and '"refreshOnHistoryMiss": true' in config
+
+
+def test_the_keepers_page_is_never_kept_so_back_shows_it_as_it_is_now(keeper):
+    """Without JavaScript a hand is POST, redirect, GET: Back lands on the keeper's page of
+    the step before, which must be asked for again (no-store), not shown from the browser's
+    copy with the tricks form of a hand already recorded."""
+    game = create(keeper)
+    table = reverse("scoring:table", args=[game.pk])
+    assert "no-store" in keeper.get(table)["Cache-Control"]
+    assert "no-store" in keeper.get(table + "?deal=1&calls=hearts")["Cache-Control"]
+    watched = Client().get(table)
+    assert "no-store" not in watched["Cache-Control"] and watched["ETag"]
+
