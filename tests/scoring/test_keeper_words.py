@@ -218,4 +218,3 @@ def test_the_keepers_page_is_never_kept_so_back_shows_it_as_it_is_now(keeper):
     assert "no-store" in keeper.get(table + "?deal=1&calls=hearts")["Cache-Control"]
     watched = Client().get(table)
     assert "no-store" not in watched["Cache-Control"] and watched["ETag"]
-
