@@ -158,6 +158,9 @@ def render_table(
     }
     if partial is None:
         partial = bool(request.htmx)
+    # This session's messages, shown (and so used up) inside the part each action replaces;
+    # never in the watchers' partial, which is kept and served to every phone.
+    context["show_messages"] = keeper or not partial
     # Where am I: asked of the game's owner only where the answer is shown.
     place = place_of(game) if keeper or not partial else None
     context["place_line"] = place_line(game, place)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.contrib.messages import get_messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -26,7 +27,7 @@ from .errors import Conflict
 from .forms import CallForm, ConfirmForm, LastTricksForm, TricksForm
 from .keeper import actor, can_manage, is_keeper, keep_release, keeper_key  # noqa: F401 (keeper_key: callers)
 from .models import Game
-from .pages import game_or_404, not_keeper, submit
+from .pages import game_or_404, no_store, not_keeper, submit
 from .presenters.corrections import clash_view
 from .signals import identity_at
 from .table_page import etag, render_table
@@ -38,6 +39,12 @@ def table(request, game_id: int):
     """The table page: entry forms for the score-keeper, read-only for everyone else."""
     game = game_or_404(game_id)
     keeper = is_keeper(request, game)
+    # A message waiting for this session ("Deal 2 is corrected.") is said once, now: such a
+    # page is neither answered "not modified" (the message would wait for a later page) nor
+    # kept under the game's validator (a later 304 would show it again).
+    if len(get_messages(request)):
+        response = _page(request, game, keeper)
+        return no_store(response)
     tag = etag(request, game, keeper)
     # Without a CSRF cookie the page must be sent: rendering it sets the cookie its forms need.
     has_csrf_cookie = "CSRF_COOKIE" in request.META
@@ -46,13 +53,20 @@ def table(request, game_id: int):
         not_modified["ETag"] = tag
         patch_cache_control(not_modified, private=True, no_cache=True)
         return not_modified
+    response = _page(request, game, keeper)
+    response["ETag"] = tag
+    # The keeper's page is never stored: it holds the keeper link, and Back to it (after a
+    # hand recorded without JavaScript: POST, redirect, GET) must show the game as it is now,
+    # not a copy whose form would enter the same hand again.
+    return no_store(response) if keeper else response
+
+
+def _page(request, game: Game, keeper: bool) -> HttpResponse:
     calls, for_deal = [], None
     if keeper:
         calls = calls_from_text(request.GET.get("calls"))
         for_deal = _int(request.GET.get("deal"))
-    response = render_table(request, game, keeper=keeper, calls=calls, for_deal=for_deal)
-    response["ETag"] = tag
-    return response
+    return render_table(request, game, keeper=keeper, calls=calls, for_deal=for_deal)
 
 
 # --- changes: the score-keeper only -----------------------------------------------------------
@@ -80,9 +94,16 @@ def keeper_post(view_func):
 
 
 def _done(request, game: Game) -> HttpResponse:
-    """After a change: the fresh partial for htmx, else redirect to the table page."""
+    """After a change: the fresh partial for htmx, else redirect to the table page.
+
+    Either way the change is a new step of the phone's history (a redirect after a POST is
+    one; htmx is told to push the page), so Back right after recording a hand lands on the
+    keeper's page, reloaded as it is now, not on the form before it (the PIN, the new game)."""
     if request.htmx:
-        return render_table(request, game, keeper=True)
+        response = render_table(request, game, keeper=True)
+        response.headers.pop("HX-Replace-Url", None)
+        response["HX-Push-Url"] = reverse("scoring:table", args=[game.id])
+        return response
     return redirect("scoring:table", game_id=game.id)
 
 

@@ -18,12 +18,66 @@ from .referee import LegalCardsForm, ReturnCardForm  # noqa: F401 (the referee p
 
 RANDOM = "random"
 
+#: A hidden field that does not hold what the page put in it: the page is an old one.
+STALE_PAGE = _("This page is out of date: open the score sheet again.")
+
+
+def tricks_words(per_hand: int) -> str:
+    """The one refusal of a trick count that is not a count of this hand."""
+    return _("Tricks are whole numbers from 0 to %(n)s.") % {"n": per_hand}
+
+
+def _django_defaults(field: forms.Field) -> dict:
+    defaults: dict = {}
+    for cls in reversed(type(field).__mro__):
+        defaults.update(getattr(cls, "default_error_messages", {}))
+    return defaults
+
+
+def _own_words(field: forms.Field) -> dict:
+    """The product's words for each way `field` can be refused (Django's are generic, and
+    name no value a player would recognise)."""
+    if field.widget.is_hidden:
+        kinds = ("required", "invalid", "invalid_choice", "min_value", "max_value", "max_length")
+        return dict.fromkeys(kinds, STALE_PAGE)
+    words = {
+        "required": _("Fill this in."),
+        "invalid_choice": _("Choose one of the options shown."),
+        "max_length": _("At most %(limit_value)s characters."),
+    }
+    if isinstance(field, forms.IntegerField):
+        low, high = field.min_value, field.max_value
+        if low is not None and high is not None:
+            number = _("A whole number from %(min)s to %(max)s.") % {"min": low, "max": high}
+        elif low is not None:
+            number = _("A whole number, %(min)s or more.") % {"min": low}
+        else:
+            number = _("A whole number.")
+        words.update(dict.fromkeys(("invalid", "min_value", "max_value", "step_size"), number))
+    return words
+
+
+class TableForm(Form):
+    """A form of the table's pages: every refusal of a field in the product's own words and
+    the page's language (a field's own ``error_messages`` stay first), and a hidden field
+    that comes back wrong says the page is out of date, above the form."""
+
+    def full_clean(self):
+        for field in self.fields.values():
+            defaults = _django_defaults(field)
+            own = {k: v for k, v in field.error_messages.items() if defaults.get(k) is not v}
+            field.error_messages = {**field.error_messages, **_own_words(field), **own}
+        super().full_clean()
+        if any(self[name].is_hidden and self.has_error(name) for name in self.fields):
+            if str(STALE_PAGE) not in self.non_field_errors():
+                self.add_error(None, str(STALE_PAGE))
+
 
 def _radio(**kwargs):
     return forms.RadioSelect(attrs={"class": "choice"}, **kwargs)
 
 
-class GameNewForm(Form):
+class GameNewForm(TableForm):
     ruleset = forms.ChoiceField(label=_("Game"), widget=_radio(), initial="blato")
     player_0 = forms.CharField(label=_("Player 1"), max_length=MAX_NAME)
     player_1 = forms.CharField(label=_("Player 2"), max_length=MAX_NAME)
@@ -125,7 +179,7 @@ def version_field():
     return forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
 
 
-class CallForm(Form):
+class CallForm(TableForm):
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     calls = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
     version = version_field()
@@ -135,7 +189,7 @@ class CallForm(Form):
         return calls_from_text(self.cleaned_data["calls"])
 
 
-class TricksForm(Form):
+class TricksForm(TableForm):
     """A played deal's tricks: a pad of chips (0 to the tricks of a hand) for each seat but the
     last, whose count is the rest, since the three add up to the tricks of a hand (the engine's
     rule). The page's script fills the rest in; sent empty, it is worked out here. A count
@@ -179,7 +233,7 @@ class TricksForm(Form):
         return data
 
 
-class LastTricksForm(Form):
+class LastTricksForm(TableForm):
     """Who won the last tricks of the last hand, the most recent first."""
 
     deal = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
@@ -209,7 +263,7 @@ class LastTricksForm(Form):
         return data
 
 
-class ConfirmForm(Form):
+class ConfirmForm(TableForm):
     player = forms.ChoiceField(label=_("Who confirms?"), widget=_radio())
     version = version_field()
 
@@ -222,7 +276,7 @@ class ConfirmForm(Form):
         return self.names[int(self.cleaned_data["player"])]
 
 
-class UndoForm(Form):
+class UndoForm(TableForm):
     """The undo confirmation is bound to the deal it names and the game's version when it was
     shown: a stale one (Back after an undo, a second tap) is refused instead of undoing the
     deal before."""
@@ -253,7 +307,10 @@ def _chips_field(name: str, per_hand: int, seat: int, required: bool = True):
         choices=[(count, str(count)) for count in range(per_hand + 1)],
         widget=forms.RadioSelect(attrs={"class": "chip-input", "data-seat": seat}),
         required=required,
-        error_messages={"required": _("Tap the tricks of %(name)s.") % {"name": name}},
+        error_messages={
+            "required": _("Tap the tricks of %(name)s.") % {"name": name},
+            "invalid_choice": tricks_words(per_hand),
+        },
     )
 
 
@@ -263,6 +320,9 @@ def _tricks_field(name: str, per_hand: int, seat: int, required: bool = True):
         min_value=0,
         max_value=per_hand,
         required=required,
+        error_messages=dict.fromkeys(
+            ("invalid", "min_value", "max_value", "step_size"), tricks_words(per_hand)
+        ),
         widget=forms.NumberInput(
             attrs={
                 "inputmode": "numeric",
@@ -274,7 +334,7 @@ def _tricks_field(name: str, per_hand: int, seat: int, required: bool = True):
     )
 
 
-class CorrectForm(Form):
+class CorrectForm(TableForm):
     """A recorded deal as it should have been: how the calls went (one of the ways the rules
     allow at that deal) and, unless they ended in a redeal, each player's tricks."""
 
@@ -311,7 +371,7 @@ class CorrectForm(Form):
         return data
 
 
-class ReasonForm(Form):
+class ReasonForm(TableForm):
     """Why an organiser changes a game; the history keeps it next to who and when."""
 
     reason = forms.CharField(

@@ -56,7 +56,11 @@ def claim_and_confirm(new_phone, live_server, locale, table, seat, shoot=None, t
     if shoot:
         check_screen(phone, f"confirm-verdict-{tag}", shoot)
     phone.locator("form.verdict-form button[value=agree]").click()
-    expect(phone.locator(".said .notice")).to_be_visible()
+    expect(phone.locator(".message.success[role=status]")).to_be_visible()
+    expect(
+        phone.locator("p.you-confirmed, p.confirmed").first
+    ).to_be_visible()  # no second "Confirm"
+    expect(phone.locator("form.verdict-form button[value=agree]")).to_have_count(0)
     return phone
 
 

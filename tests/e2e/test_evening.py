@@ -320,7 +320,7 @@ def test_a_club_evening_with_every_mishap(
         keeper.locator(f"input[name=tricks_{seat}]").fill(str(count))
     shoot("correct", keeper, check=False)
     keeper.get_by_role("button", name=t("Save deal %(n)s", n=2)).click()
-    expect(keeper.locator(".alert[role=status]")).to_contain_text(
+    expect(keeper.locator(".message.success[role=status]")).to_contain_text(
         t("Deal %(n)s is corrected.", n=2)
     )
     game = first.game

@@ -191,7 +191,7 @@ def test_back_after_an_undo_undoes_nothing_more(live_server, new_phone, javascri
     page.get_by_role("link", name="Undo the last deal…").click()
     page.get_by_role("button", name="Yes, undo deal 2").click()
     expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
-    expect(page.locator(".alert[role=status]")).to_contain_text("Deal 2 is undone.")
+    expect(page.locator(".message.success[role=status]")).to_contain_text("Deal 2 is undone.")
     expect(page.locator("table.sheet tbody tr.deal-row")).to_have_count(1)
     page.go_back()
     expect(page.locator("main")).to_contain_text("out of date")
@@ -240,7 +240,7 @@ def test_a_hand_found_wrong_three_hands_later_is_corrected(
     check_screen(page, "table-correct", screenshot if javascript else None)
     page.get_by_role("button", name="Save deal 2").click()
     expect(page).to_have_url(re.compile(rf"/games/{game.pk}/#sheet-heading$"))
-    expect(page.locator(".alert[role=status]")).to_contain_text("Deal 2 is corrected.")
+    expect(page.locator(".message.success[role=status]")).to_contain_text("Deal 2 is corrected.")
     notes = page.locator("ul.corrections li")
     expect(notes).to_have_count(1)
     expect(notes.first).to_contain_text("Deal 2, corrected by table")
@@ -292,6 +292,6 @@ def test_two_phones_entering_the_same_deal_see_both_and_keep_either(
         second.go_back()
         expect(clash).to_be_visible()
     clash.get_by_role("button", name="Keep mine").click()
-    expect(second.locator(".alert[role=status]")).to_contain_text("Deal 1 is corrected.")
+    expect(second.locator(".message.success[role=status]")).to_contain_text("Deal 1 is corrected.")
     assert DealEntry.objects.get(game=game, undone_at__isnull=True).tricks == [5, 6, 5]
     assert game.changes.filter(action=GameChange.Action.DEAL_CORRECTED).count() == 1

@@ -213,7 +213,8 @@ def test_htmx_answers_keep_the_call_in_the_address(keeper):
         {"deal": "1", "calls": "hearts", "tricks_0": "4", "tricks_1": "7", "tricks_2": "5"},
         HTTP_HX_REQUEST="true",
     )
-    assert done["HX-Replace-Url"] == table
+    # A recorded deal is a new step of the history (Back lands on the keeper's page).
+    assert done["HX-Push-Url"] == table
     plain = keeper.post(url, {"deal": "2", "calls": "", "call": "spades"})
     assert plain["Location"] == f"{table}?deal=2&calls=spades#now"
 

@@ -1,0 +1,48 @@
+"""Back on the keeper's phone, and what the keeper page says after an action, in the browser.
+
+Back right after recording a hand used to leave the keeper's page for the form before it (the
+new game's, or the PIN's: an empty form that looks like being logged out). A success ("Deal 2
+is undone.") used to be a red box that stayed for the rest of the game.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_table import deal_heading, play_deal, start_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_back_right_after_a_hand_lands_on_the_keepers_page(live_server, new_phone, javascript):
+    page = new_phone(javascript=javascript)
+    table = start_game(page, live_server)
+    play_deal(page, 1, "hearts", [4, 7, 5], javascript=javascript)
+    expect(deal_heading(page)).to_contain_text("Deal 2 ")
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/games/\d+/(\?.*)?$"))
+    assert page.url.startswith(table)
+    # The keeper's page as it is now (reloaded, not an old copy): deal 1 is recorded.
+    expect(deal_heading(page)).to_contain_text("Deal 2 ")
+    expect(page.locator("form.new-game")).to_have_count(0)
+
+
+def test_an_undo_says_so_once_in_the_success_style(live_server, new_phone):
+    page = new_phone()
+    start_game(page, live_server)
+    play_deal(page, 1, "hearts", [4, 7, 5])
+    play_deal(page, 2, "spades", [5, 3, 8])
+    expect(deal_heading(page)).to_contain_text("Deal 3 ")
+    page.locator('a[href*="/undo/"]').first.click()
+    page.locator("form button[type=submit]", has_text="Yes, undo deal 2").click()
+    said = page.locator('.message.success[role="status"]')
+    expect(said).to_have_text("Deal 2 is undone.")
+    expect(page.locator(".alert:visible")).to_have_count(0)
+    # The next action (htmx, the page is not reloaded) takes the message away.
+    page.locator('button[name="call"][value="spades"]').click()
+    expect(page.locator("form.tricks-form")).to_be_visible()
+    expect(page.locator(".message")).to_have_count(0)
