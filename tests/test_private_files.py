@@ -13,6 +13,8 @@ import pytest
 from django.db import connections
 from django.db.backends.sqlite3.base import DatabaseWrapper
 
+from config.env import database_from_env
+
 pytestmark = pytest.mark.django_db
 
 OWNER_ONLY = 0o600
@@ -31,8 +33,10 @@ def open_umask():
 
 
 def _open(path):
-    """A connection as the site makes it (the same OPTIONS: WAL mode) to the file at path."""
-    wrapper = DatabaseWrapper({**connections["default"].settings_dict, "NAME": str(path)}, "probe")
+    """A connection as the site makes it to a SQLite file at path (its settings from
+    config.env, WAL mode and all, whichever database the tests run on)."""
+    settings = database_from_env({}, default_sqlite_path=path)
+    wrapper = DatabaseWrapper({**connections["default"].settings_dict, **settings}, "probe")
     wrapper.ensure_connection()
     with wrapper.cursor() as cursor:
         cursor.execute("CREATE TABLE IF NOT EXISTS secret (value TEXT)")
