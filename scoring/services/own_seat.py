@@ -12,8 +12,7 @@ from django.db import transaction
 from ..errors import Conflict
 from ..models import Game
 from ..signals import Person
-from .base import locked, seen_version
-from .results import game_confirm
+from .results import game_confirm, to_confirm
 from .verdicts import person_holder, result_agree, result_dispute, seat_claim
 
 
@@ -46,18 +45,13 @@ def keeper_confirm_as_player(
     seat's claim and agreement, then the keeper's confirmation (recording who she is), in
     one transaction. A game changed since the page showed it is refused as the keeper's own
     confirmation is, before anything is written."""
-    seen = seen_version(version)
-    game = locked(game_id)
+    game = to_confirm(game_id, version)
     if game.confirmed:
         return game
-    if seen is not None and seen != game.version:
-        raise Conflict("confirm_stale", yours=seen, current=game.version)
-    if not game.confirmable:
-        raise Conflict("not_confirmable")
     holder = _claim_own(game_id, person, keeper_phone=True)
     game = result_agree(game_id=game_id, holder=holder)
     if game.confirmed:
         return game
     return game_confirm(
-        game_id=game_id, actor=actor, by_keeper=True, keeper_person=person.key, version=seen
+        game_id=game_id, actor=actor, by_keeper=True, keeper_person=person.key, version=version
     )

@@ -15,6 +15,21 @@ from .base import clean_players, locked, log, reason_given, seen_version, still_
 from .verdicts import confirmers, keeper_agree, lock
 
 
+def to_confirm(game_id: int, version: object) -> Game:
+    """The game locked for a confirmation: as it is when already confirmed (a resend), else
+    refused if it changed since `version` (the page showed an older result) or cannot be
+    confirmed now. Inside the caller's transaction."""
+    seen = seen_version(version)
+    game = locked(game_id)
+    if game.confirmed:
+        return game
+    if seen is not None and seen != game.version:
+        raise Conflict("confirm_stale", yours=seen, current=game.version)
+    if not game.confirmable:
+        raise Conflict("not_confirmable")
+    return game
+
+
 @transaction.atomic
 def game_confirm(
     *,
@@ -31,14 +46,9 @@ def game_confirm(
     With `version` (the game's version the result was shown at), a game changed since is
     refused: a page left open never confirms a result its keeper has not seen. Confirmed
     already, it is answered as it is (a resent confirmation)."""
-    version = seen_version(version)
-    game = locked(game_id)
+    game = to_confirm(game_id, version)
     if game.confirmed:
         return game
-    if version is not None and version != game.version:
-        raise Conflict("confirm_stale", yours=version, current=game.version)
-    if not game.confirmable:
-        raise Conflict("not_confirmable")
     if by_keeper and game.quorum != Quorum.KEEPER:
         if not keeper_agree(game, actor, keeper_person):
             return game
