@@ -160,8 +160,6 @@ def disputed_games(game_ids: list[int]) -> set[int]:
 
     rows = Verdict.objects.filter(game_id__in=game_ids, version=F("game__version"))
     latest: dict[tuple[int, int | None], bool] = {}
-    for game_id, seat, agrees in rows.order_by("at", "pk").values_list(
-        "game_id", "seat", "agrees"
-    ):
+    for game_id, seat, agrees in rows.order_by("at", "pk").values_list("game_id", "seat", "agrees"):
         latest[(game_id, seat)] = agrees
     return {game for (game, seat), agrees in latest.items() if seat is not None and not agrees}

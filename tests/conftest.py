@@ -171,9 +171,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         yield
         return
     shm = "/dev/shm"
-    folder = tempfile.mkdtemp(
-        prefix="blato-tests-", dir=shm if os.access(shm, os.W_OK) else None
-    )
+    folder = tempfile.mkdtemp(prefix="blato-tests-", dir=shm if os.access(shm, os.W_OK) else None)
     database.setdefault("TEST", {})["NAME"] = os.path.join(folder, "test.sqlite3")
     yield
     shutil.rmtree(folder, ignore_errors=True)

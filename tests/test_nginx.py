@@ -30,7 +30,12 @@ def site(tmp_path_factory):
 def request(target: bytes, *, method: bytes = b"GET", version: bytes = b"HTTP/1.1",
             headers: bytes = b"", body: bytes = b"") -> bytes:  # fmt: skip
     return b"%s %s %s\r\n%s%sConnection: close\r\n\r\n%s" % (
-        method, target, version, HOST, headers, body
+        method,
+        target,
+        version,
+        HOST,
+        headers,
+        body,
     )
 
 
@@ -75,8 +80,12 @@ REFUSED_UNDER_API = {
         400,
     ),
     "two Content-Lengths": (
-        request(b"/api/games", method=b"POST",
-                headers=b"Content-Length: 1\r\nContent-Length: 1\r\n", body=b"x"),
+        request(
+            b"/api/games",
+            method=b"POST",
+            headers=b"Content-Length: 1\r\nContent-Length: 1\r\n",
+            body=b"x",
+        ),
         400,
     ),  # fmt: skip
     "a folded header": (request(b"/api/games", headers=b"X-A: b\r\n c\r\n"), 400),

@@ -11,8 +11,7 @@ new one once).
 from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
-
-from .models import (
+from tournaments.models import (
     ApiToken,
     Bye,
     Club,

@@ -9,13 +9,12 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
-
-from . import standings_render, walkouts
-from .api_auth import organises, token_account
-from .api_input import ReasonIn
-from .api_rounds import round_delete, round_status
-from .models import Event
-from .selectors import event_by_slug, published_rounds, round_byes, round_tables
+from tournaments import standings_render, walkouts
+from tournaments.api_auth import organises, token_account
+from tournaments.api_input import ReasonIn
+from tournaments.api_rounds import round_delete, round_status
+from tournaments.models import Event
+from tournaments.selectors import event_by_slug, published_rounds, round_byes, round_tables
 
 #: How long a process answers a standings poll from memory without asking the database
 #: anything. Every phone in the room polls: one look every few seconds per process is plenty

@@ -13,10 +13,9 @@ from ninja.security import HttpBearer
 
 from config.api import ApiError, bearer_token
 from scoring import throttle
-
-from . import tokens
-from .models import Event
-from .selectors import event_by_slug
+from tournaments import tokens
+from tournaments.models import Event
+from tournaments.selectors import event_by_slug
 
 PERMISSION = "tournaments.change_event"
 CHALLENGE = 'Bearer realm="api"'

@@ -19,14 +19,18 @@ from config.api import ApiError, Body, json_body, json_response, loose, read_bod
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from scoring.names import MAX_NAME, MAX_TITLE
-
-from . import services
-from .api_auth import organised_event, organiser_token
-from .api_input import ReasonIn, actor, number, reason, text, whole
-from .event_settings import MAX_EVENT_NAME, MAX_ROUNDS
-from .models import Club, Entry, Event
-from .permissions import require_club
-from .vocabulary import BYE_POLICY_LABELS, METRICS, PAIRING_MODE_LABELS, VOID_POLICY_LABELS
+from tournaments import services
+from tournaments.api_auth import organised_event, organiser_token
+from tournaments.api_input import ReasonIn, actor, number, reason, text, whole
+from tournaments.event_settings import MAX_EVENT_NAME, MAX_ROUNDS
+from tournaments.models import Club, Entry, Event
+from tournaments.permissions import require_club
+from tournaments.vocabulary import (
+    BYE_POLICY_LABELS,
+    METRICS,
+    PAIRING_MODE_LABELS,
+    VOID_POLICY_LABELS,
+)
 
 MAX_NAMES = 1000  # players entered by one request
 MAX_CLUB_NAME = MAX_TITLE

@@ -14,11 +14,10 @@ from ninja import Schema
 from config.api import ApiError, json_response
 from config.api_ninja import ApiRouter
 from config.api_schema import answers
-
-from .api_auth import token_account
-from .models import Club
-from .ratings import MODEL_NAME
-from .selectors import ratings as reads
+from tournaments.api_auth import token_account
+from tournaments.models import Club
+from tournaments.ratings import MODEL_NAME
+from tournaments.selectors import ratings as reads
 
 router = ApiRouter(tags=["clubs"])
 

@@ -16,11 +16,10 @@ from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, Quorum
 from scoring.selectors import game_state_json
-
-from . import selectors, services, walkouts
-from .api_auth import judged_account, no_token, organised_event, organiser_token
-from .api_input import MAX_ID, MAX_REASON, ReasonIn, actor, number, reason, whole
-from .models import Event, Player, Round, Table
+from tournaments import selectors, services, walkouts
+from tournaments.api_auth import judged_account, no_token, organised_event, organiser_token
+from tournaments.api_input import MAX_ID, MAX_REASON, ReasonIn, actor, number, reason, whole
+from tournaments.models import Event, Player, Round, Table
 
 GAME_PERMISSION = "scoring.change_game"
 

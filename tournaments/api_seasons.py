@@ -10,10 +10,9 @@ from ninja import Schema
 from config.api import ApiError, json_response
 from config.api_ninja import ApiRouter
 from config.api_schema import answers
-
-from .models import Season
-from .presenters import season as words
-from .selectors import seasons as reads
+from tournaments.models import Season
+from tournaments.presenters import season as words
+from tournaments.selectors import seasons as reads
 
 router = ApiRouter(tags=["clubs"])
 

@@ -7,4 +7,4 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self):
-        from . import receivers, standings_render  # noqa: F401 - connect the receivers
+        from tournaments import receivers, standings_render  # noqa: F401 - connect the receivers

@@ -11,9 +11,8 @@ from collections import Counter
 from django.db.models import Count, Q
 
 from scoring.models import Game
-
-from . import pairing, standings, vocabulary
-from .models import (
+from tournaments import pairing, standings, vocabulary
+from tournaments.models import (
     PUBLIC_ROUND_STATUSES,
     SETTLED_RESULTS,
     Bye,

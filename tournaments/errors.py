@@ -23,7 +23,8 @@ class TournamentError(Exception):
     @property
     def message(self) -> str:
         """The refusal in the active language (tournaments.messages)."""
-        from .messages import render  # the catalogue needs Django's gettext; errors do not
+        # the catalogue needs Django's gettext; errors do not
+        from tournaments.messages import render
 
         return render(self.code, self.params)
 

@@ -25,10 +25,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Quorum
 from scoring.names import MAX_TITLE, NameProblem, title
-
-from . import bridge, standings, vocabulary
-from .errors import TournamentError
-from .messages import standings_code
+from tournaments import bridge, standings, vocabulary
+from tournaments.errors import TournamentError
+from tournaments.messages import standings_code
 
 #: The longest event name: every name of a club, an event or a season (scoring.names).
 MAX_EVENT_NAME = MAX_TITLE

@@ -12,9 +12,8 @@ from config.forms import Form
 from scoring import presenters as scoring_presenters
 from scoring.models import Quorum
 from scoring.names import MAX_NAME, MAX_TITLE, clean
-
-from . import event_settings, vocabulary
-from .models import BYE_POLICIES, PAIRING_MODES, VOID_POLICIES, Club, Event
+from tournaments import event_settings, vocabulary
+from tournaments.models import BYE_POLICIES, PAIRING_MODES, VOID_POLICIES, Club, Event
 
 PLACES = (
     ("first", pgettext_lazy("place", "1st")),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from .standings import StandingsError
+from tournaments.standings import StandingsError
 
 #: code -> message template (params by name; a plural's count is its "n").
 MESSAGES = {

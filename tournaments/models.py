@@ -14,8 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, Quorum
-
-from . import vocabulary
+from tournaments import vocabulary
 
 # The choices come from tournaments.vocabulary, where the words are listed once.
 PAIRING_MODES = vocabulary.choices(vocabulary.PAIRING_MODE_LABELS)
@@ -397,4 +396,4 @@ class ApiToken(models.Model):
 
 
 # A club's life across its events (issue 16): its log, seasons, casual games and ratings.
-from .club_models import ClubGame, ClubLog, Rating, RatingStep, Season  # noqa: E402, F401
+from tournaments.club_models import ClubGame, ClubLog, Rating, RatingStep, Season  # noqa: E402, F401

@@ -17,14 +17,13 @@ from scoring import selectors as scoring_selectors
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
 from scoring.presenters.confirmations import Board, board, said_line
-
-from . import selectors
-from .event_settings import SETTING_LABELS
-from .messages import render
-from .models import EventLog, Round, Table
-from .selectors import RoundProgress
-from .vocabulary import PAIRING_MODE_LABELS
-from .walkouts import outcome_label
+from tournaments import selectors
+from tournaments.event_settings import SETTING_LABELS
+from tournaments.messages import render
+from tournaments.models import EventLog, Round, Table
+from tournaments.selectors import RoundProgress
+from tournaments.vocabulary import PAIRING_MODE_LABELS
+from tournaments.walkouts import outcome_label
 
 EXPORT_LABELS = {
     "standings": gettext_lazy("Standings"),

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from .views import (
+from tournaments.views import (
     account,
     organise,
     organise_club,

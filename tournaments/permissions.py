@@ -26,9 +26,8 @@ from __future__ import annotations
 from django.contrib.auth.backends import BaseBackend
 
 from scoring.models import Game
-
-from .errors import Forbidden
-from .models import Club, Event
+from tournaments.errors import Forbidden
+from tournaments.models import Club, Event
 
 EVENT_PERMS = {"tournaments.change_event", "tournaments.view_event"}
 GAME_PERMS = {"scoring.change_game", "scoring.view_game"}

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from django.views.generic import TemplateView
 
-from .views import (
+from tournaments.views import (
     public_club,
     public_pages,
     public_pin,

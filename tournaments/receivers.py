@@ -13,15 +13,14 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from scoring.signals import game_confirmed, game_place, game_reopened, seat_identity
-
-from . import (
+from tournaments import (
     round_page_render,
     tasks,  # noqa: F401 - registers the tasks by name
 )
-from .models import Entry, Player, Table
-from .queue import enqueue_on_commit
-from .selectors.identity import identity_at_table
-from .services import standings_changed
+from tournaments.models import Entry, Player, Table
+from tournaments.queue import enqueue_on_commit
+from tournaments.selectors.identity import identity_at_table
+from tournaments.services import standings_changed
 
 
 @receiver(game_confirmed)

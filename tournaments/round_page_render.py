@@ -34,11 +34,10 @@ from django.urls import get_script_prefix
 from django.utils import translation
 
 from config.release import RELEASE
-
-from . import selectors
-from .models import Event, Round
-from .presenters.seat import SeatMap, seat_map, seat_map_compact, seat_map_from
-from .presenters.tables import table_line
+from tournaments import selectors
+from tournaments.models import Event, Round
+from tournaments.presenters.seat import SeatMap, seat_map, seat_map_compact, seat_map_from
+from tournaments.presenters.tables import table_line
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ answers. Both tasks are idempotent, so a sweep that overlaps a live task changes
 
 from __future__ import annotations
 
-from . import selectors
-from .models import Event, Round
+from tournaments import selectors
+from tournaments.models import Event, Round
 
 
 def events_with_stale_standings() -> list[int]:

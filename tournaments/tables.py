@@ -22,11 +22,10 @@ from django.utils.translation import gettext_lazy
 
 from scoring import presenters as scoring_presenters
 from scoring import selectors as scoring_selectors
-
-from . import selectors, walkouts
-from .models import Event
-from .organise_presenters import table_result
-from .vocabulary import METRIC_LABELS
+from tournaments import selectors, walkouts
+from tournaments.models import Event
+from tournaments.organise_presenters import table_result
+from tournaments.vocabulary import METRIC_LABELS
 
 #: The standings metrics worth a column (the lot is a 53-bit draw, shown as "decided by").
 EXPORTED_METRICS = ("placing_points", "score", "firsts", "opponents", "head_to_head", "games")

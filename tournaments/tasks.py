@@ -12,11 +12,11 @@ from django.core.cache import cache
 from django.db import DatabaseError
 from django.utils import timezone
 
-from . import round_page_render, services
-from .models import Club, Event, Round, Standings
-from .queue import enqueue_now
-from .services import ratings as rate
-from .sweep import events_with_stale_standings, rounds_waiting_for_pairing
+from tournaments import round_page_render, services
+from tournaments.models import Club, Event, Round, Standings
+from tournaments.queue import enqueue_now
+from tournaments.services import ratings as rate
+from tournaments.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 
 #: The least time between two standings builds of one event by a worker. A round's results
 #: come in together, a few a second at a big event: building once per confirmation stored a

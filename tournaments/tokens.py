@@ -15,7 +15,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from .models import ApiToken
+from tournaments.models import ApiToken
 
 #: A token's prefix: tells a reader (or a secret scanner) what the string is.
 PREFIX = "358_"

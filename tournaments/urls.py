@@ -1,7 +1,7 @@
 """The event pages: public ones (no login) and the organisers' (login, per-event rights)."""
 
-from .organise_urls import urlpatterns as organise_urlpatterns
-from .public_urls import urlpatterns as public_urlpatterns
+from tournaments.organise_urls import urlpatterns as organise_urlpatterns
+from tournaments.public_urls import urlpatterns as public_urlpatterns
 
 app_name = "tournaments"
 

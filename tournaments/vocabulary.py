@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from . import pairing, standings
+from tournaments import pairing, standings
 
 Choices = list[tuple[str, object]]
 

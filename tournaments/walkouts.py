@@ -28,12 +28,11 @@ from scoring import services as scoring
 from scoring.errors import ScoringError
 from scoring.models import Game
 from scoring.names import clean
-
-from .errors import NotAllowed, TournamentError, scoring_refusal
-from .models import PUBLIC_ROUND_STATUSES, Bye, Entry, EventLog, Player, Round, Table
-from .selectors import open_table_of  # noqa: F401 - the pages ask it here too
-from .services import standings_changed
-from .vocabulary import TABLE_STATUSES, TableStatus
+from tournaments.errors import NotAllowed, TournamentError, scoring_refusal
+from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Entry, EventLog, Player, Round, Table
+from tournaments.selectors import open_table_of  # noqa: F401 - the pages ask it here too
+from tournaments.services import standings_changed
+from tournaments.vocabulary import TABLE_STATUSES, TableStatus
 
 #: The states a table's JSON and the organiser's table page give.
 STATUSES = TABLE_STATUSES

@@ -1,4 +1,4 @@
-""""Where do I sit" kept per player found, not per address (tournaments.views.public_seat).
+""" "Where do I sit" kept per player found, not per address (tournaments.views.public_seat).
 
 After a publish a thousand phones each type their own name their own way: one kept page per
 player serves them all, with each phone's own text put in the search box. What must hold:

@@ -29,9 +29,9 @@ pages check them. Refusals are TournamentErrors with "backup_..." codes
 at those tables.
 """
 
-from .document import parse
-from .export import event_export
-from .fields import FORMAT, VERSION
-from .writing import Imported, Notice, event_import
+from tournaments.backup.document import parse
+from tournaments.backup.export import event_export
+from tournaments.backup.fields import FORMAT, VERSION
+from tournaments.backup.writing import Imported, Notice, event_import
 
 __all__ = ["FORMAT", "VERSION", "Imported", "Notice", "event_export", "event_import", "parse"]

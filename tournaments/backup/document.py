@@ -21,9 +21,8 @@ import math
 import re
 
 from config.input import unstorable
-
-from ..errors import TournamentError
-from .fields import bad
+from tournaments.backup.fields import bad
+from tournaments.errors import TournamentError
 
 #: How deep a backup may nest its lists and objects (the document itself is 1).
 MAX_DEPTH = 32

@@ -9,10 +9,9 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from scoring.models import DealEntry, GameChange
-
-from ..errors import TournamentError
-from ..models import Bye, Event, Round, Table
-from .fields import FORMAT, VERSION, row_out
+from tournaments.backup.fields import FORMAT, VERSION, row_out
+from tournaments.errors import TournamentError
+from tournaments.models import Bye, Event, Round, Table
 
 
 def event_export(*, event: Event) -> dict:

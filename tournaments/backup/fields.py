@@ -21,9 +21,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from scoring.models import Game, GameChange
-
-from ..errors import TournamentError
-from ..models import Bye, Club, Entry, Event, EventLog, Round, Standings, Table
+from tournaments.errors import TournamentError
+from tournaments.models import Bye, Club, Entry, Event, EventLog, Round, Standings, Table
 
 FORMAT = "three-five-eight/event-backup"
 VERSION = 1

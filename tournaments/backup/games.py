@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import engine
 from scoring.models import DealEntry, Game, GameChange
-
-from ..models import Table
-from .fields import bad, items, nobody, row_in
+from tournaments.backup.fields import bad, items, nobody, row_in
+from tournaments.models import Table
 
 
 def read_game(value: object, where: str, plan, secrets: set[str], outcome: str) -> Game:

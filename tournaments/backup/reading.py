@@ -14,13 +14,12 @@ from dataclasses import dataclass, field
 import engine
 from scoring.models import DealEntry, Game, GameChange
 from scoring.names import NameProblem, PlayerName
-
-from .. import event_settings
-from ..errors import TournamentError
-from ..models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
-from .document import check
-from .fields import FORMAT, VERSION, bad, items, moment, nobody, row_in
-from .games import read_game
+from tournaments import event_settings
+from tournaments.backup.document import check
+from tournaments.backup.fields import FORMAT, VERSION, bad, items, moment, nobody, row_in
+from tournaments.backup.games import read_game
+from tournaments.errors import TournamentError
+from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
 
 #: The rows below the event, in an order that saves each row after those it points at.
 ORDER = (Entry, Game, DealEntry, GameChange, Round, Table, Bye, Standings, EventLog)

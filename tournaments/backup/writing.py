@@ -21,12 +21,11 @@ from django.db import IntegrityError, connection, models, transaction
 
 from config.input import unstorable
 from scoring.models import Game
-
-from ..errors import TournamentError
-from ..messages import render
-from ..models import Club, Event, Player, Standings
-from .fields import players_to_ids
-from .reading import ORDER, Plan, read
+from tournaments.backup.fields import players_to_ids
+from tournaments.backup.reading import ORDER, Plan, read
+from tournaments.errors import TournamentError
+from tournaments.messages import render
+from tournaments.models import Club, Event, Player, Standings
 
 #: How many values one `IN (...)` lookup takes: well under every database's limit.
 CHUNK = 500

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from .. import selectors
-from ..models import Event, Round
-from ..services.pins import pins_open
-from .tables import round_over
+from tournaments import selectors
+from tournaments.models import Event, Round
+from tournaments.presenters.tables import round_over
+from tournaments.services.pins import pins_open
 
 #: An event's state on its home page, after "Status".
 EVENT_STATES = {

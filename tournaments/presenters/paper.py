@@ -11,7 +11,7 @@ import segno
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from ..models import Entry, Table
+from tournaments.models import Entry, Table
 
 QR_SCALE = 4
 

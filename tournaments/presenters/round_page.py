@@ -16,11 +16,10 @@ from django.utils.translation import ngettext
 
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
-
-from .. import organise_presenters as words
-from .. import selectors
-from ..forms import ReasonForm
-from ..models import Round, Table
+from tournaments import organise_presenters as words
+from tournaments import selectors
+from tournaments.forms import ReasonForm
+from tournaments.models import Round, Table
 
 #: A table still in play with nothing entered for this long is highlighted: a phone may have
 #: died, or the keeper stopped entering (a deal takes a few minutes).

@@ -10,8 +10,8 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from ..seasons import SHARED, SeasonRow
-from ..selectors.seasons import SeasonTable
+from tournaments.seasons import SHARED, SeasonRow
+from tournaments.selectors.seasons import SeasonTable
 
 
 class NightCell(NamedTuple):

@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 from django.utils import translation
 
 from scoring.names import latin_key
-
-from .. import selectors, walkouts
-from ..models import Event, Player, Round
-from .tables import SeatLine, TableLine, round_over, table_line
+from tournaments import selectors, walkouts
+from tournaments.models import Event, Player, Round
+from tournaments.presenters.tables import SeatLine, TableLine, round_over, table_line
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from .. import selectors
-from ..models import Event
-from ..vocabulary import METRIC_WORDS
+from tournaments import selectors
+from tournaments.models import Event
+from tournaments.vocabulary import METRIC_WORDS
 
 
 def _and(names: list[str]) -> str:

@@ -9,8 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring.models import Game
-
-from ..models import Round, Table
+from tournaments.models import Round, Table
 
 PLACES = {
     1: pgettext_lazy("placing", "1st"),

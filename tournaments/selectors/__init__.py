@@ -4,7 +4,7 @@
 - organise: the organiser pages, and the round rules the services refuse by
 """
 
-from .organise import (
+from tournaments.selectors.organise import (
     FINISHED,
     ROUND_ACTIONS,
     STUCK_SECONDS,
@@ -30,7 +30,7 @@ from .organise import (
     rounds_progress,
     table_of,
 )
-from .public import (
+from tournaments.selectors.public import (
     PUBLIC_ROUNDS,
     NamedIds,
     StandingsHead,

@@ -13,8 +13,7 @@ from django.db.models import Q
 import engine
 from scoring.models import DealEntry, Game
 from scoring.selectors import game_state
-
-from ..models import (
+from tournaments.models import (
     PUBLIC_ROUND_STATUSES,
     Club,
     ClubGame,
@@ -25,7 +24,7 @@ from ..models import (
     Season,
     Table,
 )
-from ..player_figures import Played, Stint, stints
+from tournaments.player_figures import Played, Stint, stints
 
 
 def club_by_slug(slug: str) -> Club:

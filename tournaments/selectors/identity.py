@@ -17,8 +17,7 @@ from django.utils.crypto import salted_hmac
 
 from scoring.models import Game
 from scoring.signals import Identity, Person
-
-from ..models import Entry, Event, Table
+from tournaments.models import Entry, Event, Table
 
 #: How long a phone stays proven: an evening, and the next club night of the same event.
 IDENTITY_MAX_AGE = 14 * 24 * 3600

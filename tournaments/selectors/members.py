@@ -9,8 +9,7 @@ from django.db.models import Count
 
 from scoring.names import name_key
 from scoring.names import search as search_names
-
-from ..models import Club, ClubLog, Event, Player, Season
+from tournaments.models import Club, ClubLog, Event, Player, Season
 
 #: How many members a type-ahead suggests at most.
 SUGGESTED = 8

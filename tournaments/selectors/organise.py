@@ -16,18 +16,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring.models import DealEntry, Game
-
-from .. import bridge
-from ..models import (
-    SETTLED_RESULTS,
-    Club,
-    Entry,
-    Event,
-    EventLog,
-    Round,
-    Table,
-)
-from .public import published_rounds
+from tournaments import bridge
+from tournaments.models import SETTLED_RESULTS, Club, Entry, Event, EventLog, Round, Table
+from tournaments.selectors.public import published_rounds
 
 
 def events_organised_by(user):

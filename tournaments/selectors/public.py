@@ -24,17 +24,8 @@ from django.db.models.functions import Coalesce
 from scoring.models import DealEntry
 from scoring.names import name_key
 from scoring.names import search as search_names
-
-from .. import bridge
-from ..models import (
-    PUBLIC_ROUND_STATUSES,
-    Bye,
-    Event,
-    Player,
-    Round,
-    Standings,
-    Table,
-)
+from tournaments import bridge
+from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Event, Player, Round, Standings, Table
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,8 @@ from datetime import datetime
 from django.db.models import Q
 
 from scoring.models import Game
-
-from ..models import Club, ClubGame, Rating, RatingStep, Table
-from ..ratings import Batch, RatedGame, Skill
+from tournaments.models import Club, ClubGame, Rating, RatingStep, Table
+from tournaments.ratings import Batch, RatedGame, Skill
 
 Key = tuple[datetime, str]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from django.db.models import OuterRef, Subquery
 
-from ..models import Club, Event, Player, Season, Standings
-from ..seasons import Counting, Night, SeasonRow, season_standings
+from tournaments.models import Club, Event, Player, Season, Standings
+from tournaments.seasons import Counting, Night, SeasonRow, season_standings
 
 
 @dataclass(frozen=True)

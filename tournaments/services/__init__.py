@@ -13,9 +13,9 @@ presenters. Each refusal is a tournaments.errors error with a code (tournaments.
 - pins: each table's typeable PIN, made on publishing, renewed, checked against guessing
 """
 
-from ._common import standings_changed
-from .event import club_create, event_create, event_update, organiser_add
-from .registration import (
+from tournaments.services._common import standings_changed
+from tournaments.services.event import club_create, event_create, event_update, organiser_add
+from tournaments.services.registration import (
     clean_name,
     entries_check_in_all,
     entry_check_in,
@@ -23,8 +23,8 @@ from .registration import (
     entry_withdraw,
     players_register,
 )
-from .results import result_confirm, result_reopen, standings_build
-from .rounds import (
+from tournaments.services.results import result_confirm, result_reopen, standings_build
+from tournaments.services.rounds import (
     round_close,
     round_create,
     round_delete,

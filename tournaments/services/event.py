@@ -7,12 +7,11 @@ from django.db import transaction
 
 import engine
 from scoring.models import Game
-
-from .. import event_settings
-from ..errors import NotAllowed, RulesRefused, TournamentError
-from ..models import Club, Event, Round
-from ..permissions import require_club
-from ._common import log_action, standings_changed, unique_slug
+from tournaments import event_settings
+from tournaments.errors import NotAllowed, RulesRefused, TournamentError
+from tournaments.models import Club, Event, Round
+from tournaments.permissions import require_club
+from tournaments.services._common import log_action, standings_changed, unique_slug
 
 
 @transaction.atomic

@@ -21,11 +21,10 @@ from django.db import transaction
 
 from config.client_ip import client_address
 from config.window_count import count
-
-from ..errors import NotAllowed, TournamentError
-from ..models import Entry, Event
-from ..vocabulary import personal_code
-from ._common import log_action
+from tournaments.errors import NotAllowed, TournamentError
+from tournaments.models import Entry, Event
+from tournaments.services._common import log_action
+from tournaments.vocabulary import personal_code
 
 log = logging.getLogger("tournaments.identity")
 

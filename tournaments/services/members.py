@@ -18,11 +18,10 @@ from django.db.models import F, Q
 
 from scoring import services as scoring
 from scoring.names import name_key
-
-from .. import selectors
-from ..backup.fields import NAMING_PLAYERS
-from ..errors import NotAllowed, TournamentError
-from ..models import (
+from tournaments import selectors
+from tournaments.backup.fields import NAMING_PLAYERS
+from tournaments.errors import NotAllowed, TournamentError
+from tournaments.models import (
     Bye,
     Club,
     ClubGame,
@@ -34,10 +33,10 @@ from ..models import (
     RatingStep,
     Table,
 )
-from ..permissions import require_club, require_event
-from ..queue import enqueue_on_commit
-from ._common import log_action, standings_changed
-from .registration import clean_name
+from tournaments.permissions import require_club, require_event
+from tournaments.queue import enqueue_on_commit
+from tournaments.services._common import log_action, standings_changed
+from tournaments.services.registration import clean_name
 
 SEATS = ("seat_0", "seat_1", "seat_2")
 #: The ratings helper's task that re-rates a club from its first game (tournaments.ratings).

@@ -30,10 +30,9 @@ from django.db import transaction
 
 from config.client_ip import client_address
 from config.window_count import count, current
-
-from ..errors import NotAllowed, TournamentError
-from ..models import Event, Round, Table
-from ._common import log_action
+from tournaments.errors import NotAllowed, TournamentError
+from tournaments.models import Event, Round, Table
+from tournaments.services._common import log_action
 
 log = logging.getLogger("tournaments.pins")
 

@@ -15,10 +15,10 @@ from collections import Counter
 from django.db import transaction
 from django.db.models import Count
 
-from .. import ratings
-from ..models import Club, Rating, RatingStep
-from ..permissions import require_club
-from ..selectors import ratings as reads
+from tournaments import ratings
+from tournaments.models import Club, Rating, RatingStep
+from tournaments.permissions import require_club
+from tournaments.selectors import ratings as reads
 
 
 def _store_steps(club_id: int, steps: list[ratings.Rated]) -> None:

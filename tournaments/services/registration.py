@@ -5,12 +5,11 @@ from __future__ import annotations
 from django.db import transaction
 
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_key
-
-from .. import selectors
-from ..errors import NotAllowed, TournamentError
-from ..models import Entry, Event, Player
-from ..permissions import require_event
-from ._common import log_action, standings_changed
+from tournaments import selectors
+from tournaments.errors import NotAllowed, TournamentError
+from tournaments.models import Entry, Event, Player
+from tournaments.permissions import require_event
+from tournaments.services._common import log_action, standings_changed
 
 
 def clean_name(name: object) -> str:

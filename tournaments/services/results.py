@@ -10,11 +10,10 @@ from django.utils import timezone
 
 from scoring import services as scoring
 from scoring.models import Game
-
-from .. import bridge, standings
-from ..models import Event, Standings, Table
-from ..signals import standings_built
-from ._common import log_action
+from tournaments import bridge, standings
+from tournaments.models import Event, Standings, Table
+from tournaments.services._common import log_action
+from tournaments.signals import standings_built
 
 
 def result_confirm(*, table: Table, actor: str, version: object = None) -> Game:

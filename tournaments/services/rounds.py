@@ -11,14 +11,13 @@ from django.utils import timezone
 
 from scoring import services as scoring
 from scoring.models import Game
-
-from .. import bridge, pairing, selectors
-from ..errors import NotAllowed, TournamentError
-from ..models import SETTLED_RESULTS, Event, Round, Table
-from ..queue import enqueue_on_commit
-from ..vocabulary import ROUND_MIN_PLAYERS
-from ._common import log_action, standings_changed
-from .pins import pins_make
+from tournaments import bridge, pairing, selectors
+from tournaments.errors import NotAllowed, TournamentError
+from tournaments.models import SETTLED_RESULTS, Event, Round, Table
+from tournaments.queue import enqueue_on_commit
+from tournaments.services._common import log_action, standings_changed
+from tournaments.services.pins import pins_make
+from tournaments.vocabulary import ROUND_MIN_PLAYERS
 
 log = logging.getLogger(__name__)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..errors import NotAllowed, TournamentError
-from ..event_settings import titled
-from ..models import Club, ClubLog, Event, Season
-from ..permissions import require_club
-from ..seasons import Counting, SeasonError
+from tournaments.errors import NotAllowed, TournamentError
+from tournaments.event_settings import titled
+from tournaments.models import Club, ClubLog, Event, Season
+from tournaments.permissions import require_club
+from tournaments.seasons import Counting, SeasonError
 
 #: The fields of a season an organiser sets.
 SEASON_FIELDS = ("name", "starts_on", "ends_on", "place_points", "best_nights", "min_nights")

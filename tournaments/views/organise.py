@@ -20,14 +20,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import organise_presenters as words
-from .. import selectors, services
-from ..forms import ClubForm, EventCreateForm, EventSettingsForm, OrganiserForm
-from ..models import Event, Round
-from ..tables import EXPORTS, FORMATS
-from ..web.access import actor, error_status, organiser_required, private
-from ..web.clubs import PERMISSION as CLUB_PERMISSION
-from ..web.forms_flow import submit
+from tournaments import organise_presenters as words
+from tournaments import selectors, services
+from tournaments.forms import ClubForm, EventCreateForm, EventSettingsForm, OrganiserForm
+from tournaments.models import Event, Round
+from tournaments.tables import EXPORTS, FORMATS
+from tournaments.web.access import actor, error_status, organiser_required, private
+from tournaments.web.clubs import PERMISSION as CLUB_PERMISSION
+from tournaments.web.forms_flow import submit
 
 DASHBOARD = "tournaments/organise/event.html"
 POSTER_QR_SCALE = 10  # modules of 10 px: the SVG is scaled to the page by CSS anyway

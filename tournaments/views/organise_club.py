@@ -15,14 +15,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring.errors import ScoringError
 from scoring.names import MAX_NAME
-
-from ..errors import TournamentError
-from ..models import Club, Event
-from ..selectors import members as reads
-from ..services import members as writes
-from ..web.access import actor, organiser_required
-from ..web.clubs import PERMISSION, club_organiser_required
-from ..web.public import not_found, query_id
+from tournaments.errors import TournamentError
+from tournaments.models import Club, Event
+from tournaments.selectors import members as reads
+from tournaments.services import members as writes
+from tournaments.web.access import actor, organiser_required
+from tournaments.web.clubs import PERMISSION, club_organiser_required
+from tournaments.web.public import not_found, query_id
 
 PAGES = "tournaments/club/"
 

@@ -12,12 +12,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import selectors
-from ..models import Entry, Event
-from ..presenters import paper
-from ..selectors.identity import slip_token
-from ..services import identity
-from ..web.access import actor, organiser_required, private
+from tournaments import selectors
+from tournaments.models import Entry, Event
+from tournaments.presenters import paper
+from tournaments.selectors.identity import slip_token
+from tournaments.services import identity
+from tournaments.web.access import actor, organiser_required, private
 
 
 @organiser_required

@@ -10,11 +10,11 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import selectors
-from ..errors import TournamentError
-from ..models import Event, Round, Table
-from ..services import pins
-from ..web.access import actor, organiser_required
+from tournaments import selectors
+from tournaments.errors import TournamentError
+from tournaments.models import Event, Round, Table
+from tournaments.services import pins
+from tournaments.web.access import actor, organiser_required
 
 
 @organiser_required

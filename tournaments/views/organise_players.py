@@ -21,13 +21,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.names import near_pairs
-
-from .. import selectors, services, walkouts
-from ..csv_import import names_from_text
-from ..forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
-from ..models import Entry, Event
-from ..web.access import actor, error_status, organiser_required
-from ..web.forms_flow import submit
+from tournaments import selectors, services, walkouts
+from tournaments.csv_import import names_from_text
+from tournaments.forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
+from tournaments.models import Entry, Event
+from tournaments.web.access import actor, error_status, organiser_required
+from tournaments.web.forms_flow import submit
 
 PLAYERS = "tournaments/organise/players.html"
 MAX_FILTER = 80

@@ -16,11 +16,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from .. import organise_presenters as words
-from .. import selectors
-from ..models import Event
-from ..presenters import paper
-from ..web.access import organiser_required, private, round_or_404
+from tournaments import organise_presenters as words
+from tournaments import selectors
+from tournaments.models import Event
+from tournaments.presenters import paper
+from tournaments.web.access import organiser_required, private, round_or_404
 
 
 def _print(request, template: str, context: dict):

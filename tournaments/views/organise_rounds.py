@@ -19,13 +19,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import selectors, services
-from ..forms import ReasonForm, SwapForm
-from ..models import Event, Round, Table
-from ..organise_presenters import disputes
-from ..presenters.round_page import round_page
-from ..web.access import actor, error_status, organiser_required, round_or_404
-from ..web.forms_flow import Outcome, submit
+from tournaments import selectors, services
+from tournaments.forms import ReasonForm, SwapForm
+from tournaments.models import Event, Round, Table
+from tournaments.organise_presenters import disputes
+from tournaments.presenters.round_page import round_page
+from tournaments.web.access import actor, error_status, organiser_required, round_or_404
+from tournaments.web.forms_flow import Outcome, submit
 
 ROUND = "tournaments/organise/round.html"
 

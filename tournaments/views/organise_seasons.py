@@ -13,14 +13,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.names import MAX_TITLE
-
-from ..errors import TournamentError
-from ..models import Club, Season
-from ..selectors import seasons as reads
-from ..services import seasons as writes
-from ..web.access import actor
-from ..web.clubs import club_organiser_required
-from ..web.public import MAX_ID, not_found
+from tournaments.errors import TournamentError
+from tournaments.models import Club, Season
+from tournaments.selectors import seasons as reads
+from tournaments.services import seasons as writes
+from tournaments.web.access import actor
+from tournaments.web.clubs import club_organiser_required
+from tournaments.web.public import MAX_ID, not_found
 
 LIST = "tournaments/organise/seasons.html"
 EDIT = "tournaments/organise/season.html"

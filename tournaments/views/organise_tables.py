@@ -27,12 +27,11 @@ from scoring.names import MAX_NAME
 from scoring.presenters import signed
 from scoring.presenters.confirmations import board as confirmations_board
 from scoring.selectors import game_state, live_entries
-
-from .. import selectors, services, walkouts
-from ..models import VOID_POLICIES, Event, Player, Round, Table
-from ..vocabulary import TableStatus
-from ..web.access import actor, organiser_required
-from ..web.forms_flow import submit
+from tournaments import selectors, services, walkouts
+from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
+from tournaments.vocabulary import TableStatus
+from tournaments.web.access import actor, organiser_required
+from tournaments.web.forms_flow import submit
 
 PAGE = "tournaments/organise/table.html"
 MAX_REASON = 500

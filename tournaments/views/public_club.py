@@ -7,9 +7,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ..models import Club
-from ..selectors import members as reads
-from ..web.public import not_found
+from tournaments.models import Club
+from tournaments.selectors import members as reads
+from tournaments.web.public import not_found
 
 
 @require_GET

@@ -41,10 +41,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from config.release import RELEASE
-
-from ..models import Event, Round
-from ..presenters.seat import SeatMap
-from ..round_page_render import (  # noqa: F401 - the versions are also read from here
+from tournaments.models import Event, Round
+from tournaments.presenters.seat import SeatMap
+from tournaments.round_page_render import (  # noqa: F401 - the versions are also read from here
     KEPT_SECONDS,
     event_version,
     render_tables,

@@ -13,15 +13,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.presenters import ruleset_label
-
-from .. import selectors
-from ..models import Event, Player, Round
-from ..presenters import event as event_words
-from ..presenters.seat import player_games
-from ..presenters.standings import standings_context
-from ..presenters.tables import round_over
-from ..web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
-from .public_kept import kept_page, round_tables_html, round_version
+from tournaments import selectors
+from tournaments.models import Event, Player, Round
+from tournaments.presenters import event as event_words
+from tournaments.presenters.seat import player_games
+from tournaments.presenters.standings import standings_context
+from tournaments.presenters.tables import round_over
+from tournaments.views.public_kept import kept_page, round_tables_html, round_version
+from tournaments.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
 
 
 @require_GET

@@ -14,12 +14,11 @@ from django.views.decorators.http import require_http_methods
 
 from config.forms import Form
 from scoring.keeper import keep_grant
-
-from .. import selectors
-from ..errors import TournamentError
-from ..models import Event
-from ..services import pins
-from ..web.public import MAX_ROUND, PAGES, no_such_event, query_id
+from tournaments import selectors
+from tournaments.errors import TournamentError
+from tournaments.models import Event
+from tournaments.services import pins
+from tournaments.web.public import MAX_ROUND, PAGES, no_such_event, query_id
 
 PAGE = PAGES + "table_pin.html"
 

@@ -10,11 +10,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ..models import Club, Player
-from ..presenters import club_player as words
-from ..selectors import club_player as reads
-from ..selectors.ratings import may_see_ratings
-from ..web.public import MAX_ID, not_found
+from tournaments.models import Club, Player
+from tournaments.presenters import club_player as words
+from tournaments.selectors import club_player as reads
+from tournaments.selectors.ratings import may_see_ratings
+from tournaments.web.public import MAX_ID, not_found
 
 PAGE = "tournaments/club/player.html"
 

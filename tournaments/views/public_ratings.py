@@ -12,9 +12,9 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ..models import Club
-from ..selectors import ratings as reads
-from ..web.public import not_found
+from tournaments.models import Club
+from tournaments.selectors import ratings as reads
+from tournaments.web.public import not_found
 
 PAGE = "tournaments/club/ratings.html"
 

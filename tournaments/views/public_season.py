@@ -14,11 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from config import spreadsheets
-
-from ..models import Season
-from ..presenters import season as words
-from ..selectors import seasons as reads
-from ..web.public import MAX_ID, not_found
+from tournaments.models import Season
+from tournaments.presenters import season as words
+from tournaments.selectors import seasons as reads
+from tournaments.web.public import MAX_ID, not_found
 
 PAGE = "tournaments/club/season.html"
 PROJECTOR = "tournaments/club/season_projector.html"

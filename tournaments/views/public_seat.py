@@ -16,20 +16,20 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import selectors
-from ..errors import TournamentError
-from ..models import Entry, Event
-from ..presenters.seat import SeatMap
-from ..selectors.identity import (
+from tournaments import selectors
+from tournaments.errors import TournamentError
+from tournaments.models import Entry, Event
+from tournaments.presenters.seat import SeatMap
+from tournaments.selectors.identity import (
     IDENTITY_MAX_AGE,
     identity_cookie,
     identity_value,
     proven_entry,
     slip_entry,
 )
-from ..services import identity
-from ..web.public import PAGES, event_page, no_such_event, query_id
-from .public_kept import event_seat_map, event_version, kept_page
+from tournaments.services import identity
+from tournaments.views.public_kept import event_seat_map, event_version, kept_page
+from tournaments.web.public import PAGES, event_page, no_such_event, query_id
 
 PROVE = PAGES + "prove.html"
 

@@ -25,13 +25,12 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from config.memory import Recent
-
-from .. import selectors, standings_render, walkouts
-from ..models import Event, Round
-from ..presenters.standings import built_ago, head_context
-from ..presenters.tables import round_over, table_line
-from ..web.polls import POLL_SECONDS, etag, not_modified, polled
-from ..web.public import PAGES, event_page
+from tournaments import selectors, standings_render, walkouts
+from tournaments.models import Event, Round
+from tournaments.presenters.standings import built_ago, head_context
+from tournaments.presenters.tables import round_over, table_line
+from tournaments.web.polls import POLL_SECONDS, etag, not_modified, polled
+from tournaments.web.public import PAGES, event_page
 
 STANDINGS = PAGES + "standings.html"
 PROJECTOR = PAGES + "projector.html"

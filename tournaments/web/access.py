@@ -16,8 +16,8 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 
-from .. import selectors
-from ..models import Event, Round
+from tournaments import selectors
+from tournaments.models import Event, Round
 
 PERMISSION = "tournaments.change_event"
 

@@ -9,10 +9,10 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from ..models import Club
-from ..selectors import members as reads
-from .access import private
-from .public import not_found
+from tournaments.models import Club
+from tournaments.selectors import members as reads
+from tournaments.web.access import private
+from tournaments.web.public import not_found
 
 PERMISSION = "tournaments.change_club"
 DENIED = "tournaments/organise/seasons_denied.html"

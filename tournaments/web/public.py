@@ -9,8 +9,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from .. import selectors
-from ..models import Event
+from tournaments import selectors
+from tournaments.models import Event
 
 PAGES = "tournaments/public/"
 MAX_ROUND = 32767  # a PositiveSmallIntegerField: anything larger names no round
