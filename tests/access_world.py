@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import autoplay
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
-from tournaments import services, tokens
+from tournaments import tokens
 from tournaments.models import (
     Club,
     ClubGame,
@@ -37,6 +37,9 @@ from tournaments.models import (
 )
 from tournaments.selectors.identity import slip_token
 from tournaments.services import seasons
+from tournaments.services.event import club_create, event_create, organiser_add
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 ROLES = ("anonymous", "table", "club", "event", "other club", "other event", "superuser")
 USERS = {
@@ -95,31 +98,31 @@ class World:
         root.is_superuser = root.is_staff = True
         root.save()
         alice, bob = self.users["club"], self.users["other club"]
-        self.club = services.club_create(name="Club A", slug="club-a", creator=alice)
+        self.club = club_create(name="Club A", slug="club-a", creator=alice)
         self.club.ratings_public = False
         self.club.save()
         # alice is not listed on her club's night: she runs it because she runs the club
-        self.event = services.event_create(
+        self.event = event_create(
             club=self.club, name="A night", organisers=[self.users["event"]], seed=1, by=alice
         )
-        services.players_register(
+        players_register(
             event=self.event, names=[f"A{n} Player" for n in range(6)], checked_in=True
         )
         self.season = seasons.season_create(club=self.club, name="Autumn")
         seasons.season_add_event(self.season, self.event)
         self.spare = Player.objects.create(club=self.club, name="A9 Spare")
         with TestCase.captureOnCommitCallbacks(execute=True):
-            round_ = services.round_create(event=self.event)
+            round_ = round_create(event=self.event)
         with TestCase.captureOnCommitCallbacks(execute=True):
-            services.round_publish(round_=Round.objects.get(pk=round_.pk))
+            round_publish(round_=Round.objects.get(pk=round_.pk))
         table = Table.objects.get(round__event=self.event, number=1)
         self.game = Game.objects.get(pk=table.game_id)
         autoplay.play(self.game, random.Random(1))  # finished, awaiting confirmation
         self.game.refresh_from_db()
         self.entry = Entry.objects.get(event=self.event, player_id=table.seat_0_id)
-        other = services.club_create(name="Club B", slug="club-b", creator=bob)
-        night_b = services.event_create(club=other, name="B night", organisers=[bob])
-        services.organiser_add(event=night_b, username="carol", by=bob)
+        other = club_create(name="Club B", slug="club-b", creator=bob)
+        night_b = event_create(club=other, name="B night", organisers=[bob])
+        organiser_add(event=night_b, username="carol", by=bob)
         self._tokens = {role: tokens.token_issue(user=user) for role, user in self.users.items()}
         self._tokens["table"] = self.game.secret
         self._clients = {role: Client() for role in ROLES}

@@ -26,8 +26,11 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from scoring import autoplay
-from tournaments import services, tokens
+from tournaments import tokens
 from tournaments.services import seasons
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "25"))
 STEPS = int(os.environ.get("API_FUZZ_STEPS", "15"))
@@ -57,17 +60,17 @@ def evening(db, django_user_model, django_capture_on_commit_callbacks):
     season; the ids every path is pinned to (the club and the event share the slug "friday"),
     the organiser's and that table's tokens."""
     organiser = django_user_model.objects.create_user(username="olga")
-    club = services.club_create(name="Friday", creator=organiser)
-    event = services.event_create(
+    club = club_create(name="Friday", creator=organiser)
+    event = event_create(
         club=club, name="Friday", rounds_planned=3, seed=7, organisers=[organiser], actor="olga"
     )
-    entries = services.players_register(
+    entries = players_register(
         event=event, names=[f"Player {n}" for n in range(1, 8)], checked_in=True
     )
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = services.round_create(event=event, actor="olga")
+        round_ = round_create(event=event, actor="olga")
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_publish(round_=round_, actor="olga")
+        round_publish(round_=round_, actor="olga")
     table = round_.tables.order_by("number").first()
     autoplay.play(table.game, random.Random(3), deals=3, actor="test")
     season = seasons.season_create(club=club, name="Autumn", actor="olga")

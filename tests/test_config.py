@@ -235,13 +235,13 @@ def test_home_page_in_english(client):
 
 @pytest.mark.django_db
 def test_home_page_lists_the_events_being_played_and_the_ways_in(client):
-    from tournaments import services
     from tournaments.models import Event
+    from tournaments.services.event import club_create, event_create
 
-    club = services.club_create(name="Club")
-    running = services.event_create(club=club, name="Tonight")
+    club = club_create(name="Club")
+    running = event_create(club=club, name="Tonight")
     Event.objects.filter(pk=running.pk).update(status=Event.Status.RUNNING)
-    services.event_create(club=club, name="Next month")
+    event_create(club=club, name="Next month")
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'href="/events/{running.slug}/"' in html and "Next month" not in html
     for url in ("/games/new/", "/events/", "/referee/", "/organise/"):

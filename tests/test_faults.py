@@ -15,8 +15,12 @@ from config.celery import app
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.services import recording
-from tournaments import selectors, services, tasks
+from tournaments import tasks
 from tournaments.models import Round
+from tournaments.selectors.public import standings_current, standings_latest
+from tournaments.services.event import club_create, event_create
+from tournaments.services.results import standings_build
+from tournaments.services.rounds import round_create, round_publish
 
 from .tournaments.test_services import field, play_table
 from .tournaments.test_worker import _database_url
@@ -108,7 +112,7 @@ def _wait(check, seconds=90, what="the worker"):
 
 
 def _fresh(event):
-    return selectors.standings_current(event)
+    return standings_current(event)
 
 
 @pytest.fixture
@@ -127,9 +131,9 @@ def worker_queue(tmp_path):
 
 def _published_round(event, queue, log):
     with celery_worker(log, env={"DATABASE_URL": _database_url()}, queue=queue):
-        round_ = services.round_create(event=event, actor="org")
+        round_ = round_create(event=event, actor="org")
         round_ = _wait(lambda: Round.objects.filter(pk=round_.pk, status="draft").first())
-    return services.round_publish(round_=round_, actor="org")
+    return round_publish(round_=round_, actor="org")
 
 
 @pytest.mark.worker
@@ -139,20 +143,20 @@ def test_results_confirmed_while_no_worker_runs_are_kept_and_counted_once_it_ret
     worker_queue,
 ):
     queue, log = worker_queue
-    event = services.event_create(club=services.club_create(name="C"), name="Stopped", seed=4)
+    event = event_create(club=club_create(name="C"), name="Stopped", seed=4)
     field(event, 6)
     round_ = _published_round(event, queue, log)
     # No worker now: results come in, their standings tasks wait in the broker.
     for table in round_.tables.all():
         play_table(table)
     assert all(t.game.confirmed for t in round_.tables.all())
-    assert selectors.standings_latest(event).stale
+    assert standings_latest(event).stale
     with celery_worker(log, env={"DATABASE_URL": _database_url()}, queue=queue):
         snapshot = _wait(lambda: _fresh(event))
     assert len(snapshot.rows) == 6
-    assert not selectors.standings_latest(event).stale
+    assert not standings_latest(event).stale
     # The same task run twice (a redelivery) stores nothing new.
-    again = services.standings_build(event_id=event.pk)
+    again = standings_build(event_id=event.pk)
     assert again.pk == snapshot.pk
 
 
@@ -197,17 +201,17 @@ def test_with_the_broker_down_deals_are_still_entered_and_the_sweep_catches_up(
 ):
     queue, log = worker_queue
     cut, restore = broker_unreachable
-    event = services.event_create(club=services.club_create(name="C"), name="No broker", seed=4)
+    event = event_create(club=club_create(name="C"), name="No broker", seed=4)
     field(event, 3)
     round_ = _published_round(event, queue, log)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     table = round_.tables.get()
     cut()
     play_table(table)  # nine deals, trick winners and the confirmation: all stored
     table.game.refresh_from_db()
     assert table.game.confirmed and table.game.entries.count() == 9
     assert "could not enqueue build_standings" in caplog.text
-    assert selectors.standings_latest(event).stale
+    assert standings_latest(event).stale
     restore()
     with celery_worker(log, env={"DATABASE_URL": _database_url()}, queue=queue):
         tasks.sweep.delay()

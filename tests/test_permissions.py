@@ -21,8 +21,10 @@ from hypothesis import strategies as st
 from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import DealEntry, Game, GameChange
-from tournaments import services
 from tournaments.models import Entry, EventLog, Round, Season
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,16 +85,14 @@ def world(django_user_model):
     w.olga = users.create_user(username="olga", password="x")
     w.petar = users.create_user(username="petar", password="x")
     w.root = users.create_superuser(username="root", password="x")
-    w.club = club = services.club_create(name="Club", creator=w.olga)
+    w.club = club = club_create(name="Club", creator=w.olga)
     w.season = Season.objects.create(club=club, name="Autumn")
-    w.event = services.event_create(club=club, name="Ours", organisers=[w.olga], seed=1)
-    w.other = services.event_create(club=club, name="Theirs", organisers=[w.petar], seed=2)
+    w.event = event_create(club=club, name="Ours", organisers=[w.olga], seed=1)
+    w.other = event_create(club=club, name="Theirs", organisers=[w.petar], seed=2)
     for event, prefix in ((w.event, "A"), (w.other, "B")):
-        services.players_register(
-            event=event, names=[f"{prefix}{n}" for n in range(6)], checked_in=True
-        )
-        round_ = services.round_create(event=event)
-        services.round_publish(round_=Round.objects.get(pk=round_.pk))
+        players_register(event=event, names=[f"{prefix}{n}" for n in range(6)], checked_in=True)
+        round_ = round_create(event=event)
+        round_publish(round_=Round.objects.get(pk=round_.pk))
     tables = list(Round.objects.get(event=w.event, number=1).tables.order_by("number"))
     w.game, w.second_game = tables[0].game, tables[1].game
     autoplay.play(w.game, random.Random(1))  # finished, awaiting confirmation
@@ -252,7 +252,7 @@ def test_no_public_page_shows_a_table_secret(world):
 def test_names_full_of_html_render_as_text(world, client):
     hostile = '<script>alert("x")</script><img src=x onerror=alert(1)>'
     game = scoring.game_create(ruleset="blato", players=[hostile, "B", "C"], first_dealer=0)
-    services.players_register(event=world.event, names=[hostile])
+    players_register(event=world.event, names=[hostile])
     pages = [
         reverse("scoring:table", args=[game.pk]),
         reverse("tournaments:event", args=[world.event.slug]),

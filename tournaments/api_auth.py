@@ -15,7 +15,7 @@ from config.api import ApiError, bearer_token
 from scoring import throttle
 from tournaments import tokens
 from tournaments.models import Event
-from tournaments.selectors import event_by_slug
+from tournaments.selectors.public import event_by_slug
 
 PERMISSION = "tournaments.change_event"
 CHALLENGE = 'Bearer realm="api"'

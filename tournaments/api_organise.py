@@ -19,12 +19,18 @@ from config.api import ApiError, Body, json_body, json_response, loose, read_bod
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from scoring.names import MAX_NAME, MAX_TITLE
-from tournaments import services
 from tournaments.api_auth import organised_event, organiser_token
 from tournaments.api_input import ReasonIn, actor, number, reason, text, whole
 from tournaments.event_settings import MAX_EVENT_NAME, MAX_ROUNDS
 from tournaments.models import Club, Entry, Event
 from tournaments.permissions import require_club
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import (
+    entry_check_in,
+    entry_reinstate,
+    entry_withdraw,
+    players_register,
+)
 from tournaments.vocabulary import (
     BYE_POLICY_LABELS,
     METRICS,
@@ -154,7 +160,7 @@ ENTERED = links(
 def clubs(request: HttpRequest) -> HttpResponse:
     """A new club. Any account may make one, as on the pages; that account runs it."""
     data = read_body(request, ClubIn)
-    club = services.club_create(name=text(data.name, "name", MAX_CLUB_NAME), creator=request.auth)
+    club = club_create(name=text(data.name, "name", MAX_CLUB_NAME), creator=request.auth)
     return json_response({"club": club.slug, "name": club.name}, 201)
 
 
@@ -233,7 +239,7 @@ def events(request: HttpRequest) -> HttpResponse:
     if not isinstance(options, dict):
         raise ApiError(400, _("options must be a JSON object"))
     settings = _settings(data)
-    event = services.event_create(
+    event = event_create(
         club=club,
         name=text(data.name, "name", MAX_EVENT_NAME),
         ruleset=data.ruleset,
@@ -279,7 +285,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         raise ApiError(400, _("names must be a list of 1 to %(n)s names") % {"n": MAX_NAMES})
     if not isinstance(data.checked_in, bool):
         raise ApiError(400, _("checked_in must be true or false"))
-    entries = services.players_register(
+    entries = players_register(
         event=event, names=names, checked_in=data.checked_in, actor=actor(user), by=user
     )
     return json_response({"players": [_entry_answer(entry) for entry in entries]}, 201)
@@ -309,18 +315,18 @@ PLAYER = "/events/{slug:slug}/players/{player_id}/"
 
 
 def _check_in(*, entry: Entry, reason: str, actor: str) -> None:
-    services.entry_check_in(entry=entry, checked_in=True, actor=actor)
+    entry_check_in(entry=entry, checked_in=True, actor=actor)
 
 
 def _check_out(*, entry: Entry, reason: str, actor: str) -> None:
-    services.entry_check_in(entry=entry, checked_in=False, actor=actor)
+    entry_check_in(entry=entry, checked_in=False, actor=actor)
 
 
 CHANGES = {
     "check-in": _check_in,
     "check-out": _check_out,
-    "withdraw": services.entry_withdraw,
-    "reinstate": services.entry_reinstate,
+    "withdraw": entry_withdraw,
+    "reinstate": entry_reinstate,
 }
 
 

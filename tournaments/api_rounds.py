@@ -16,10 +16,14 @@ from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, Quorum
 from scoring.selectors import game_state_json
-from tournaments import selectors, services, walkouts
+from tournaments import walkouts
 from tournaments.api_auth import judged_account, no_token, organised_event, organiser_token
 from tournaments.api_input import MAX_ID, MAX_REASON, ReasonIn, actor, number, reason, whole
 from tournaments.models import Event, Player, Round, Table
+from tournaments.selectors import organise as organise_reads
+from tournaments.selectors import public as public_reads
+from tournaments.services import results as results_service
+from tournaments.services import rounds as rounds_service
 
 GAME_PERMISSION = "scoring.change_game"
 
@@ -31,9 +35,9 @@ REASON = {"type": "string", "minLength": 1, "maxLength": MAX_REASON, "pattern": 
 SLUG = "$request.path.slug"
 #: A round's next steps, as on its page.
 ROUND_STEPS = {
-    "rebuild": services.round_retry,
-    "publish": services.round_publish,
-    "close": services.round_close,
+    "rebuild": rounds_service.round_retry,
+    "publish": rounds_service.round_publish,
+    "close": rounds_service.round_close,
 }
 
 
@@ -102,14 +106,14 @@ def round_status(round_: Round) -> dict:
     status = {"status": ROUND_STATUS.get(round_.status, round_.status)}
     if round_.status == Round.Status.FAILED:
         status["error"] = round_.build_error
-    elif selectors.round_stuck(round_):
+    elif organise_reads.round_stuck(round_):
         status["stuck"] = True
     return status
 
 
 def _round(event: Event, text: str) -> Round:
     try:
-        return selectors.round_by_number(event, number(text, _("no such round"), 9999))
+        return public_reads.round_by_number(event, number(text, _("no such round"), 9999))
     except Round.DoesNotExist:
         raise ApiError(404, _("no such round")) from None
 
@@ -129,7 +133,7 @@ def rounds(request: HttpRequest, slug: str) -> HttpResponse:
     """Build the next round (a Celery task); 202 at once."""
     event = organised_event(request.auth, slug)
     read_body(request, EmptyIn, empty_ok=True)
-    round_ = services.round_create(event=event, actor=actor(request.auth))
+    round_ = rounds_service.round_create(event=event, actor=actor(request.auth))
     location = reverse("api:round", args=[event.slug, round_.number])
     return json_response(_round_answer(round_), 202, headers={"Location": location})
 
@@ -140,7 +144,7 @@ def round_delete(request: HttpRequest, user, slug: str, text: str) -> HttpRespon
     event = organised_event(user, slug)
     round_ = _round(event, text)
     why = reason(read_body(request, ReasonIn, empty_ok=True).reason)
-    services.round_delete(round_=round_, reason=why, actor=actor(user))
+    rounds_service.round_delete(round_=round_, reason=why, actor=actor(user))
     return json_response({"round": round_.number, "status": "deleted"})
 
 
@@ -176,7 +180,7 @@ TABLE = ROUND + "tables/{table_number}/"
 def _table(event: Event, round_text: str, table_text: str) -> Table:
     round_ = _round(event, round_text)
     try:
-        return selectors.table_of(round_, number(table_text, _("no such table"), 9999))
+        return organise_reads.table_of(round_, number(table_text, _("no such table"), 9999))
     except Table.DoesNotExist:
         raise ApiError(404, _("no such table")) from None
 
@@ -275,7 +279,7 @@ def game_confirm(request: HttpRequest, game_id: str) -> HttpResponse:
                 game_id=game.pk, actor=confirmer, by_keeper=True, version=version
             )
         elif table is not None:
-            game = services.result_confirm(table=table, actor=confirmer, version=version)
+            game = results_service.result_confirm(table=table, actor=confirmer, version=version)
         else:
             game = scoring.game_confirm(game_id=game.pk, actor=confirmer, version=version)
     except Conflict as error:

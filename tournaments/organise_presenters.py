@@ -17,11 +17,10 @@ from scoring import selectors as scoring_selectors
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
 from scoring.presenters.confirmations import Board, board, said_line
-from tournaments import selectors
 from tournaments.event_settings import SETTING_LABELS
 from tournaments.messages import render
 from tournaments.models import EventLog, Round, Table
-from tournaments.selectors import RoundProgress
+from tournaments.selectors.organise import RoundProgress, round_stuck
 from tournaments.vocabulary import PAIRING_MODE_LABELS
 from tournaments.walkouts import outcome_label
 
@@ -197,7 +196,7 @@ def next_step(progress: RoundProgress) -> NextStep:
     round_ = progress.round
     status = round_.status
     if status == Round.Status.PENDING:
-        if selectors.round_stuck(round_):
+        if round_stuck(round_):
             return NextStep(_("still being built after a minute: build it again"), "act")
         return NextStep(_("building tables…"), "wait")
     if status == Round.Status.FAILED:

@@ -20,7 +20,7 @@ from tournaments import (
 from tournaments.models import Entry, Player, Table
 from tournaments.queue import enqueue_on_commit
 from tournaments.selectors.identity import identity_at_table
-from tournaments.services import standings_changed
+from tournaments.services._common import standings_changed
 
 
 @receiver(game_confirmed)

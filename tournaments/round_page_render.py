@@ -34,10 +34,15 @@ from django.urls import get_script_prefix
 from django.utils import translation
 
 from config.release import RELEASE
-from tournaments import selectors
 from tournaments.models import Event, Round
 from tournaments.presenters.seat import SeatMap, seat_map, seat_map_compact, seat_map_from
 from tournaments.presenters.tables import table_line
+from tournaments.selectors.public import (
+    published_round,
+    published_rounds,
+    round_byes,
+    round_tables_played,
+)
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +82,8 @@ def render_tables(event: Event, round_: Round) -> str:
     depends on one (the partial reads no user, session, message or CSRF token)."""
     context = {
         "event": event,
-        "tables": [table_line(table) for table in selectors.round_tables_played(round_)],
-        "byes": selectors.round_byes(round_),
+        "tables": [table_line(table) for table in round_tables_played(round_)],
+        "byes": round_byes(round_),
     }
     return render_to_string(ROUND_TABLES, context)
 
@@ -113,7 +118,7 @@ def prerender(round_id: int) -> list[str]:
     shared cache, as the pages will look for them now; the keys written."""
     event = Event.objects.get(rounds__pk=round_id)
     number = Round.objects.values_list("number", flat=True).get(pk=round_id)
-    round_ = selectors.published_round(event, number)  # with games_version, as the page
+    round_ = published_round(event, number)  # with games_version, as the page
     keys = []
     for code in _languages():
         with translation.override(code):
@@ -148,9 +153,9 @@ def forget_player(player_id: int) -> None:
     rounds' tables of the events they entered."""
     for event in Event.objects.filter(entries__player_id=player_id).distinct():
         cache.delete(seat_map_key(event))
-        numbers = selectors.published_rounds(event).values_list("number", flat=True)
+        numbers = published_rounds(event).values_list("number", flat=True)
         for number in numbers:
-            round_ = selectors.published_round(event, number)
+            round_ = published_round(event, number)
             for code in _languages():
                 with translation.override(code):
                     cache.delete(tables_key(event, round_))

@@ -29,9 +29,9 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tournaments import selectors
 from tournaments.models import Entry, Event, Standings
 from tournaments.presenters.standings import standings_label, table_context
+from tournaments.selectors.public import StandingsView, standings_head, standings_people
 from tournaments.signals import standings_built
 
 STANDINGS_TABLE = "tournaments/public/standings.html#table"
@@ -44,7 +44,7 @@ def _utc(moment) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def _api_row(row: dict, view: selectors.StandingsView) -> dict:
+def _api_row(row: dict, view: StandingsView) -> dict:
     return {
         "rank": row["rank"],
         "player": view.names.get(row["player"], ""),
@@ -56,7 +56,7 @@ def _api_row(row: dict, view: selectors.StandingsView) -> dict:
     }
 
 
-def api_data(event: Event, view: selectors.StandingsView) -> dict:
+def api_data(event: Event, view: StandingsView) -> dict:
     """The API's standings answer (../shared/spec/http-api.md), the one home of its shape.
     `rows` holds the ranked players only, so every row's rank is a number 1..K as the spec
     shows it; the players not ranked (no game, no bye yet: tournaments.standings) follow in
@@ -90,7 +90,7 @@ def written(snapshot: Standings) -> tuple[str, dict]:
     """The snapshot written out for the polls: the API's body, and per language its tables
     and the label of what it counts, with the `mark` that names this writing."""
     event = snapshot.event
-    view = selectors.StandingsView(snapshot, False, *selectors.standings_people(event))
+    view = StandingsView(snapshot, False, *standings_people(event))
     body = _json(api_data(event, view))
     rendered: dict = {}
     for code, _name in settings.LANGUAGES:
@@ -159,7 +159,7 @@ def _language() -> str:
 def newest(event: Event, part: str) -> Stored | None:
     """Two small queries (the newest snapshot's head and staleness: selectors.standings_head;
     then the one part), whatever the field's size; written out now if it is missing."""
-    head = selectors.standings_head(event)
+    head = standings_head(event)
     if head.snapshot_id is None:
         return None
     code = _language()
@@ -195,7 +195,7 @@ def api_answer(event: Event) -> tuple[str, bytes]:
     """(ETag, body) of the API's standings answer now: the newest snapshot's stored body,
     marked stale when results came in since it was built. Two small queries; the ETag is
     the body's hash, the same in every process."""
-    head = selectors.standings_head(event)
+    head = standings_head(event)
     body = None
     if head.snapshot_id is not None:
         body = (
@@ -206,7 +206,7 @@ def api_answer(event: Event) -> tuple[str, bytes]:
             snapshot.event = event
             body = write_out(snapshot).api_body
     if body is None:
-        body = _json(api_data(event, selectors.StandingsView(None, True, {})))
+        body = _json(api_data(event, StandingsView(None, True, {})))
     body = _with_stale(body, head.stale)
     etag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
     return etag, body.encode()

@@ -8,15 +8,15 @@ answers. Both tasks are idempotent, so a sweep that overlaps a live task changes
 
 from __future__ import annotations
 
-from tournaments import selectors
 from tournaments.models import Event, Round
+from tournaments.selectors.public import stale_standings
 
 
 def events_with_stale_standings() -> list[int]:
     """Open events with rounds whose newest standings are stale (or were never built), by
     the one rule (selectors.stale_standings), in one query."""
     events = Event.objects.exclude(status=Event.Status.CLOSED).filter(rounds__isnull=False)
-    stale = selectors.stale_standings(events.distinct())
+    stale = stale_standings(events.distinct())
     return list(stale.order_by("pk").values_list("pk", flat=True))
 
 

@@ -12,10 +12,12 @@ from django.core.cache import cache
 from django.db import DatabaseError
 from django.utils import timezone
 
-from tournaments import round_page_render, services
+from tournaments import round_page_render
 from tournaments.models import Club, Event, Round, Standings
 from tournaments.queue import enqueue_now
 from tournaments.services import ratings as rate
+from tournaments.services.results import standings_build
+from tournaments.services.rounds import round_pair
 from tournaments.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 
 #: The least time between two standings builds of one event by a worker. A round's results
@@ -44,7 +46,7 @@ RETRY = dict(
 @shared_task(**RETRY)
 def pair_round(round_id: int) -> str | None:
     try:
-        return services.round_pair(round_id=round_id).status
+        return round_pair(round_id=round_id).status
     except Round.DoesNotExist:
         return None
 
@@ -99,7 +101,7 @@ def build_standings(self, event_id: int) -> int | None:
             if put_off(self, wait):
                 cache.set(_due_key(event_id), time.time() + wait, wait + 60)
                 return None
-        return services.standings_build(event_id=event_id).pk
+        return standings_build(event_id=event_id).pk
     except Event.DoesNotExist:
         return None
 

@@ -26,12 +26,16 @@ def make_event(tables: int, deals: int, seed: int):
     from scoring import autoplay
     from scoring.models import Game
     from scoring.selectors import game_record
-    from tournaments import selectors, services
     from tournaments.models import Round
+    from tournaments.selectors.public import standings_current
+    from tournaments.services.event import club_create, event_create
+    from tournaments.services.registration import players_register
+    from tournaments.services.results import result_confirm
+    from tournaments.services.rounds import round_close, round_create, round_publish
 
     rng = random.Random(seed)
-    club = services.club_create(name=f"Cost club {seed}")
-    event = services.event_create(
+    club = club_create(name=f"Cost club {seed}")
+    event = event_create(
         club=club,
         name=f"Cost open {seed}",
         ruleset="blato",
@@ -42,20 +46,20 @@ def make_event(tables: int, deals: int, seed: int):
         actor="bench",
     )
     names = [f"Player {number:04d}" for number in range(1, 3 * tables + 1)]
-    services.players_register(event=event, names=names, checked_in=True, actor="bench")
+    players_register(event=event, names=names, checked_in=True, actor="bench")
     for number in (1, 2):
-        round_ = Round.objects.get(pk=services.round_create(event=event, actor="bench").pk)
+        round_ = Round.objects.get(pk=round_create(event=event, actor="bench").pk)
         if round_.status != Round.Status.DRAFT:
             raise RuntimeError(f"round {number} was not paired: {round_.build_error}")
-        services.round_publish(round_=round_, actor="bench")
+        round_publish(round_=round_, actor="bench")
         played = list(round_.tables.select_related("game").order_by("number"))
         for table in played:
             autoplay.play(table.game, rng, deals=None if number == 1 else deals, actor="bench")
             if number == 1:
-                services.result_confirm(table=table, actor="bench")
+                result_confirm(table=table, actor="bench")
         if number == 1:
-            services.round_close(round_=round_, actor="bench")
-            if selectors.standings_current(event) is None:
+            round_close(round_=round_, actor="bench")
+            if standings_current(event) is None:
                 raise RuntimeError("round 1's standings were not built")
     games = Game.objects.filter(pk__in=[table.game_id for table in played]).order_by("pk")
     return event, [

@@ -26,11 +26,13 @@ def make_event(tables: int, hands: int, seed: int, *, publish: bool = True):
     """An event of 3 × `tables` players with one published round (paired in this process:
     the setup is not what is measured); with `publish` false, the round is left a draft and
     no table is returned (`publish_first_round` publishes it)."""
-    from tournaments import services
     from tournaments.models import Round
+    from tournaments.services.event import club_create, event_create
+    from tournaments.services.registration import players_register
+    from tournaments.services.rounds import round_create
 
-    club = services.club_create(name=f"Bench club {seed}")
-    event = services.event_create(
+    club = club_create(name=f"Bench club {seed}")
+    event = event_create(
         club=club,
         name=f"Bench open {seed}",
         ruleset="blato",
@@ -41,8 +43,8 @@ def make_event(tables: int, hands: int, seed: int, *, publish: bool = True):
         actor="bench",
     )
     names = [f"Player {number:04d}" for number in range(1, 3 * tables + 1)]
-    services.players_register(event=event, names=names, checked_in=True, actor="bench")
-    round_ = services.round_create(event=event, actor="bench")  # paired eagerly on commit
+    players_register(event=event, names=names, checked_in=True, actor="bench")
+    round_ = round_create(event=event, actor="bench")  # paired eagerly on commit
     round_ = Round.objects.get(pk=round_.pk)
     if round_.status != Round.Status.DRAFT:
         raise RuntimeError(f"the round was not paired: {round_.status} {round_.build_error}")
@@ -53,11 +55,11 @@ def make_event(tables: int, hands: int, seed: int, *, publish: bool = True):
 
 def publish_first_round(event) -> list[TableInfo]:
     """Publish the event's round 1, a draft, through the services; its tables as played."""
-    from tournaments import services
     from tournaments.models import Round
+    from tournaments.services.rounds import round_publish
 
     round_ = Round.objects.get(event=event, number=1)
-    services.round_publish(round_=round_, actor="bench")
+    round_publish(round_=round_, actor="bench")
     return [
         TableInfo(
             number=table.number,
@@ -77,7 +79,7 @@ def wait_for_worker(event, args, since: float) -> dict:
     current results, and until the broker's queue is empty."""
     from django.db import close_old_connections
 
-    from tournaments import selectors
+    from tournaments.selectors.public import standings_current
 
     current = empty = None
     deadline = time.monotonic() + args.catchup_timeout
@@ -85,7 +87,7 @@ def wait_for_worker(event, args, since: float) -> dict:
         close_old_connections()
         now = time.monotonic()
         if current is None:
-            if selectors.standings_current(event) is not None:
+            if standings_current(event) is not None:
                 current = now - since
         if empty is None and queued(args.redis) == 0:
             empty = now - since

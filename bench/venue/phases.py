@@ -84,13 +84,13 @@ def wait_for_standings(event, timeout: float, since: float) -> dict:
     worker's builds, through the folder broker), or None after `timeout`."""
     from django.db import close_old_connections
 
-    from tournaments import selectors
+    from tournaments.selectors.public import standings_current
 
     since = since or time.monotonic()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         close_old_connections()
-        if selectors.standings_current(event) is not None:
+        if standings_current(event) is not None:
             return {"standings_current_after_s": round(time.monotonic() - since, 2)}
         time.sleep(0.2)
     return {"standings_current_after_s": None}

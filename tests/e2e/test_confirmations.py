@@ -17,9 +17,11 @@ from playwright.sync_api import expect
 
 from scoring.models import Game, Quorum
 from tests.scoring.test_manage import finish
-from tournaments import services
 from tournaments.models import Entry, Round, Table
 from tournaments.selectors.identity import slip_token
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in
@@ -71,8 +73,8 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
     live_server, new_phone, screenshot, django_user_model, locale, quorum
 ):
     user = django_user_model.objects.create_user(username="olga", password=PASSWORD)
-    club = services.club_create(name="Plovdiv Blato Club")
-    event = services.event_create(
+    club = club_create(name="Plovdiv Blato Club")
+    event = event_create(
         club=club,
         name="Confirm Night",
         rounds_planned=2,
@@ -81,9 +83,9 @@ def test_other_phones_confirm_and_a_dispute_reaches_the_organiser(
         confirm_quorum=quorum,
     )
     names = ["Ana", "Boris", "Vera", "Dimitar", "Elena", "Filip"]
-    services.players_register(event=event, names=names, checked_in=True)
-    round_ = Round.objects.get(pk=services.round_create(event=event).pk)
-    services.round_publish(round_=round_)
+    players_register(event=event, names=names, checked_in=True)
+    round_ = Round.objects.get(pk=round_create(event=event).pk)
+    round_publish(round_=round_)
     first, second = (Table.objects.get(round=round_, number=n) for n in (1, 2))
     game = finish(first.game)
     other = finish(second.game)

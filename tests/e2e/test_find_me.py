@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tournaments import services
 from tournaments.models import Entry, Event, Round
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 from .checks import check_screen
 
@@ -21,13 +23,13 @@ NAMES += ["Александра Константинова-Петрова"]
 
 @pytest.fixture
 def event(live_server) -> Event:
-    club = services.club_create(name="Varna Blato Club")
-    event = services.event_create(club=club, name="Spring Open", rounds_planned=2, seed=358)
-    services.players_register(event=event, names=NAMES, checked_in=True)
-    round_ = services.round_create(event=event)
+    club = club_create(name="Varna Blato Club")
+    event = event_create(club=club, name="Spring Open", rounds_planned=2, seed=358)
+    players_register(event=event, names=NAMES, checked_in=True)
+    round_ = round_create(event=event)
     round_.refresh_from_db()
     assert round_.status == Round.Status.DRAFT, round_.build_error
-    services.round_publish(round_=round_)
+    round_publish(round_=round_)
     return event
 
 

@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.tournaments.season_nights import play_night
-from tournaments import services
 from tournaments.models import Rating
+from tournaments.services.event import club_create
 
 from .checks import check_screen
 
@@ -21,7 +21,7 @@ MEMBERS = ["Ана Петрова", "Борис Иванов", "Vera Georgieva",
 
 @pytest.fixture
 def club():
-    club = services.club_create(name="Клуб Варна", slug="varna")
+    club = club_create(name="Клуб Варна", slug="varna")
     play_night(club, "Петък 1", MEMBERS, seed=1, rounds=2)
     play_night(club, "Петък 2", MEMBERS, seed=2, rounds=2)
     play_night(club, "Петък 3", [*MEMBERS, "Живко"], seed=3)

@@ -9,8 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tournaments import services
 from tournaments.models import ClubLog, Entry, Player
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in
@@ -21,12 +22,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def club(django_user_model):
     petya = django_user_model.objects.create_user("petya", password=PASSWORD)
-    club = services.club_create(name="Клуб Варна", slug="varna", creator=petya)
-    last_week = services.event_create(club=club, name="Петък 1", organisers=[petya])
-    services.players_register(
+    club = club_create(name="Клуб Варна", slug="varna", creator=petya)
+    last_week = event_create(club=club, name="Петък 1", organisers=[petya])
+    players_register(
         event=last_week, names=["Ivan Petrov", "Мария Иванова", "Иван Петров", "Elena"]
     )
-    services.event_create(club=club, name="Петък 2", organisers=[petya])
+    event_create(club=club, name="Петък 2", organisers=[petya])
     return club
 
 

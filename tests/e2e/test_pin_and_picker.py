@@ -11,8 +11,10 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import DealEntry
-from tournaments import services
 from tournaments.models import Round, Table
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in
@@ -25,14 +27,12 @@ def test_a_phone_opens_its_table_by_number_and_pin(
     live_server, new_phone, screenshot, django_user_model, locale
 ):
     user = django_user_model.objects.create_user(username="olga", password=PASSWORD)
-    club = services.club_create(name="Plovdiv Blato Club")
-    event = services.event_create(
-        club=club, name="PIN Night", rounds_planned=2, seed=15, organisers=[user]
-    )
+    club = club_create(name="Plovdiv Blato Club")
+    event = event_create(club=club, name="PIN Night", rounds_planned=2, seed=15, organisers=[user])
     names = ["Ana", "Boris", "Vera", "Dimitar", "Elena", "Filip"]
-    services.players_register(event=event, names=names, checked_in=True)
-    round_ = Round.objects.get(pk=services.round_create(event=event).pk)
-    services.round_publish(round_=round_)
+    players_register(event=event, names=names, checked_in=True)
+    round_ = Round.objects.get(pk=round_create(event=event).pk)
+    round_publish(round_=round_)
     table = Table.objects.get(round=round_, number=2)
     shoot = screenshot if locale == "en-GB" else None
     tag = "en" if locale == "en-GB" else "bg"

@@ -13,8 +13,10 @@ from playwright.sync_api import expect
 
 from scoring import autoplay
 from scoring import services as scoring
-from tournaments import services
 from tournaments.models import Event, Round
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 from .checks import check_screen
 from .conftest import DESKTOP
@@ -25,15 +27,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def event(live_server) -> Event:
-    club = services.club_create(name="Varna Blato Club")
-    event = services.event_create(
-        club=club, name="Spring Open", rounds_planned=2, seed=358, actor="olga"
-    )
-    services.players_register(event=event, names=PLAYERS, checked_in=True, actor="olga")
-    round_ = services.round_create(event=event, actor="olga")  # paired once committed
+    club = club_create(name="Varna Blato Club")
+    event = event_create(club=club, name="Spring Open", rounds_planned=2, seed=358, actor="olga")
+    players_register(event=event, names=PLAYERS, checked_in=True, actor="olga")
+    round_ = round_create(event=event, actor="olga")  # paired once committed
     round_.refresh_from_db()
     assert round_.status == Round.Status.DRAFT, round_.build_error
-    services.round_publish(round_=round_, actor="olga")
+    round_publish(round_=round_, actor="olga")
     return event
 
 

@@ -14,8 +14,9 @@ from playwright.sync_api import expect
 
 from scoring import autoplay
 from scoring.models import DealEntry
-from tournaments import services
 from tournaments.models import Round
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in
@@ -28,12 +29,12 @@ def test_a_round_built_too_early_and_a_stuck_build_have_a_way_out(
     live_server, new_phone, screenshot, django_user_model, javascript
 ):
     user = django_user_model.objects.create_user(username="olga", password=PASSWORD)
-    club = services.club_create(name="Varna Blato Club")
-    event = services.event_create(
+    club = club_create(name="Varna Blato Club")
+    event = event_create(
         club=club, name="Spring Open", rounds_planned=2, seed=358, organisers=[user]
     )
     names = ["Ana Petrova", "Boris Ivanov", "Vera Georgieva", "Dimitar Kolev"]
-    services.players_register(event=event, names=names[:2], checked_in=True)
+    players_register(event=event, names=names[:2], checked_in=True)
     page = new_phone(javascript=javascript)
     shoot = screenshot if javascript else None
     log_in(page, live_server.url + "/organise/")
@@ -59,7 +60,7 @@ def test_a_round_built_too_early_and_a_stuck_build_have_a_way_out(
     check_screen(page, "organise-poster", shoot)
 
     # More players arrive; the round is asked for, but no worker takes it.
-    services.players_register(event=event, names=names[2:] + ["Elena Todorova"], checked_in=True)
+    players_register(event=event, names=names[2:] + ["Elena Todorova"], checked_in=True)
     round_ = Round.objects.create(event=event, number=1, pairing_mode="swiss")
     Round.objects.filter(pk=round_.pk).update(requested_at=timezone.now() - timedelta(minutes=2))
     page.goto(dashboard)

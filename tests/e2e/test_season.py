@@ -11,8 +11,8 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from tests.tournaments.season_nights import play_night
-from tournaments import services
 from tournaments.models import ClubLog, Season
+from tournaments.services.event import club_create
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in
@@ -24,7 +24,7 @@ MEMBERS = ["Ана Петрова", "Борис Иванов", "Vera Georgieva",
 
 @pytest.fixture
 def club(django_user_model):
-    club = services.club_create(name="Клуб Пловдив", slug="plovdiv")
+    club = club_create(name="Клуб Пловдив", slug="plovdiv")
     club.organisers.add(django_user_model.objects.create_user("petya", password=PASSWORD))
     play_night(club, "Петък 1", MEMBERS, seed=1)
     play_night(club, "Петък 2", MEMBERS, seed=2)

@@ -10,8 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import autoplay
-from tournaments import services
 from tournaments.models import Bye, Round, Table
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.results import result_confirm
+from tournaments.services.rounds import round_create, round_publish
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in
@@ -24,8 +27,8 @@ def test_a_walkout_a_substitute_a_void_table_and_an_adjusted_result(
     live_server, new_phone, screenshot, django_user_model, javascript
 ):
     user = django_user_model.objects.create_user(username="olga", password=PASSWORD)
-    club = services.club_create(name="Varna Blato Club")
-    event = services.event_create(
+    club = club_create(name="Varna Blato Club")
+    event = event_create(
         club=club, name="Walkout Night", rounds_planned=2, seed=358, organisers=[user]
     )
     names = [
@@ -40,10 +43,10 @@ def test_a_walkout_a_substitute_a_void_table_and_an_adjusted_result(
         "Iva Nikolova",
         "Kamen Stoyanov",
     ]
-    services.players_register(event=event, names=names, checked_in=True)
-    round_ = services.round_create(event=event)
+    players_register(event=event, names=names, checked_in=True)
+    round_ = round_create(event=event)
     round_ = Round.objects.get(pk=round_.pk)  # built eagerly on commit
-    services.round_publish(round_=round_)
+    round_publish(round_=round_)
     first, second, third = Table.objects.filter(round=round_).order_by("number")
     autoplay.play(first.game, random.Random(1), deals=2)
     leaver = first.seat_1
@@ -89,7 +92,7 @@ def test_a_walkout_a_substitute_a_void_table_and_an_adjusted_result(
 
     # The first table plays on and finishes; the round closes.
     autoplay.play(Table.objects.get(pk=first.pk).game, random.Random(2))
-    services.result_confirm(table=Table.objects.get(pk=first.pk), actor="olga")
+    result_confirm(table=Table.objects.get(pk=first.pk), actor="olga")
     page.goto(f"{live_server.url}/organise/events/{event.slug}/rounds/1/")
     page.get_by_role("button", name="Close round 1").click()
     round_.refresh_from_db()

@@ -7,7 +7,9 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Game, GameChange
-from tournaments import services as events
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db
 
@@ -40,14 +42,14 @@ def login(username: str, **extra) -> Client:
 @pytest.fixture
 def event_game(django_capture_on_commit_callbacks):
     """A game at an event's table, and a client for that event's organiser."""
-    club = events.club_create(name="Club")
+    club = club_create(name="Club")
     organiser = get_user_model().objects.create_user(username="olga", password="pw")
-    event = events.event_create(club=club, name="Evening", organisers=[organiser], seed=3)
-    events.players_register(event=event, names=["Ana", "Boris", "Vera"], checked_in=True)
+    event = event_create(club=club, name="Evening", organisers=[organiser], seed=3)
+    players_register(event=event, names=["Ana", "Boris", "Vera"], checked_in=True)
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = events.round_create(event=event)  # pairs the round once the write commits
+        round_ = round_create(event=event)  # pairs the round once the write commits
     round_.refresh_from_db()
-    events.round_publish(round_=round_, actor="olga")
+    round_publish(round_=round_, actor="olga")
     table = round_.tables.get()
     client = Client()
     client.force_login(organiser)
@@ -71,8 +73,8 @@ def test_anonymous_is_sent_to_log_in_and_others_are_refused(event_game, client):
 def test_an_organiser_of_another_event_is_refused(event_game):
     game, _ = event_game
     other = get_user_model().objects.create_user(username="petar")
-    club = events.club_create(name="Other club")
-    events.event_create(club=club, name="Other", organisers=[other])
+    club = club_create(name="Other club")
+    event_create(club=club, name="Other", organisers=[other])
     client = Client()
     client.force_login(other)
     assert client.get(manage_url(game)).status_code == 403

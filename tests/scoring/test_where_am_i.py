@@ -15,7 +15,9 @@ from django.urls import reverse
 from scoring import autoplay
 from scoring.models import Game
 from scoring.presenters.place import again_dealer, place_of
-from tournaments import services as tournaments
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db
 
@@ -38,17 +40,15 @@ def heading(body: str) -> str:
 @pytest.fixture
 def event_table(django_capture_on_commit_callbacks):
     """Table 1 of round 1 of "Friday night", published, with its game."""
-    club = tournaments.club_create(name="Sofia Blato Club")
-    event = tournaments.event_create(
+    club = club_create(name="Sofia Blato Club")
+    event = event_create(
         club=club, name="Friday night", rounds_planned=2, seed=11, organisers=[], actor="olga"
     )
-    tournaments.players_register(
-        event=event, names=[f"Player {n}" for n in range(1, 7)], checked_in=True
-    )
+    players_register(event=event, names=[f"Player {n}" for n in range(1, 7)], checked_in=True)
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = tournaments.round_create(event=event, actor="olga")
+        round_ = round_create(event=event, actor="olga")
     with django_capture_on_commit_callbacks(execute=True):
-        tournaments.round_publish(round_=round_, actor="olga")
+        round_publish(round_=round_, actor="olga")
     return round_.tables.select_related("game").order_by("number").first()
 
 

@@ -6,7 +6,9 @@ import pytest
 from django.test import Client
 
 from scoring import autoplay
-from tournaments import services
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 # --- the organiser pages ----------------------------------------------------------------------
 
@@ -60,8 +62,8 @@ def superuser_client(django_user_model):
 def organised_event(organiser):
     """An event run by `organiser` (2 rounds, blato, a fixed seed), in a club they run (only a
     club's organisers make its events: tournaments.permissions)."""
-    club = services.club_create(name="Sofia Blato Club", creator=organiser)
-    return services.event_create(
+    club = club_create(name="Sofia Blato Club", creator=organiser)
+    return event_create(
         club=club,
         name="Friday night",
         rounds_planned=2,
@@ -73,7 +75,7 @@ def organised_event(organiser):
 
 def register(event, count: int, checked_in: bool = True, start: int = 1):
     names = [f"Player {n:03d}" for n in range(start, start + count)]
-    return services.players_register(event=event, names=names, checked_in=checked_in)
+    return players_register(event=event, names=names, checked_in=checked_in)
 
 
 @pytest.fixture
@@ -82,10 +84,10 @@ def build_round(django_capture_on_commit_callbacks):
 
     def build(event, *, publish: bool = False):
         with django_capture_on_commit_callbacks(execute=True):
-            round_ = services.round_create(event=event, actor="olga")
+            round_ = round_create(event=event, actor="olga")
         if publish:
             with django_capture_on_commit_callbacks(execute=True):
-                services.round_publish(round_=round_, actor="olga")
+                round_publish(round_=round_, actor="olga")
         round_.refresh_from_db()
         return round_
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import random
 
 from scoring import autoplay
-from tournaments import services
 from tournaments.models import Club, Event
+from tournaments.services.event import event_create
+from tournaments.services.registration import players_register
+from tournaments.services.results import result_confirm, standings_build
+from tournaments.services.rounds import round_close, round_create, round_pair, round_publish
 
 MEMBERS = ["Ana", "Boris", "Vera", "Georgi", "Dana", "Emil"]
 
@@ -16,18 +19,18 @@ def play_night(
 ) -> Event:
     """An event of the club with these players, every round paired, played, confirmed and
     (unless `close` is False, leaving the night running) closed; its standings built."""
-    event = services.event_create(club=club, name=name, rounds_planned=rounds, seed=seed)
-    services.players_register(event=event, names=list(names), checked_in=True)
+    event = event_create(club=club, name=name, rounds_planned=rounds, seed=seed)
+    players_register(event=event, names=list(names), checked_in=True)
     rng = random.Random(seed)
     for number in range(1, rounds + 1):
-        round_ = services.round_create(event=event, actor="test")
-        round_ = services.round_pair(round_id=round_.pk)
-        services.round_publish(round_=round_, actor="test")
+        round_ = round_create(event=event, actor="test")
+        round_ = round_pair(round_id=round_.pk)
+        round_publish(round_=round_, actor="test")
         for table in round_.tables.select_related("game").order_by("number"):
             autoplay.play(table.game, rng, actor="test")
-            services.result_confirm(table=table, actor="test")
+            result_confirm(table=table, actor="test")
         if close or number < rounds:
-            services.round_close(round_=round_, actor="test")
-    services.standings_build(event_id=event.pk)
+            round_close(round_=round_, actor="test")
+    standings_build(event_id=event.pk)
     event.refresh_from_db()
     return event

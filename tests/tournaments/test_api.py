@@ -2,7 +2,8 @@
 
 import pytest
 
-from tournaments import services
+from tournaments.services.event import club_create, event_create
+from tournaments.services.rounds import round_close, round_create, round_publish
 
 from .test_services import field, play_table
 
@@ -11,14 +12,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def played(client):
-    club = services.club_create(name="Club")
-    event = services.event_create(club=club, name="Open", rounds_planned=1, seed=3)
+    club = club_create(name="Club")
+    event = event_create(club=club, name="Open", rounds_planned=1, seed=3)
     field(event, 7)
-    round_ = services.round_create(event=event)
-    services.round_publish(round_=round_)
+    round_ = round_create(event=event)
+    round_publish(round_=round_)
     for table in round_.tables.all():
         play_table(table)
-    services.round_close(round_=round_)
+    round_close(round_=round_)
     return event
 
 
@@ -64,7 +65,7 @@ def test_only_get(client, played):
 def test_an_unpublished_round_is_not_shown(client, played):
     played.rounds_planned = 2
     played.save()
-    services.round_create(event=played)
+    round_create(event=played)
     assert client.get(f"/api/events/{played.slug}/rounds/2").status_code == 404
 
 

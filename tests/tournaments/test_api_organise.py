@@ -13,8 +13,10 @@ from django.utils import timezone
 from scoring import services as scoring
 from scoring import throttle
 from scoring.models import Game
-from tournaments import services, tokens
+from tournaments import tokens
 from tournaments.models import Entry, Event, EventLog, Round, Table
+from tournaments.services.event import organiser_add
+from tournaments.services.registration import players_register
 
 from .test_services import _rotate
 
@@ -66,7 +68,7 @@ def anonymous():
 
 def entered(event, count: int, checked_in: bool = True) -> list[int]:
     names = [f"Player {n:02d}" for n in range(1, count + 1)]
-    entries = services.players_register(event=event, names=names, checked_in=checked_in)
+    entries = players_register(event=event, names=names, checked_in=checked_in)
     return [entry.player_id for entry in entries]
 
 
@@ -235,7 +237,7 @@ def test_a_superuser_s_token_runs_any_event(django_user_model, organised_event):
 
 
 def test_an_added_organiser_s_token_works(make_user, organised_event):
-    services.organiser_add(event=organised_event, username=make_user("petya").username)
+    organiser_add(event=organised_event, username=make_user("petya").username)
     entered(organised_event, 3)
     petya = Api(tokens.token_issue(user=organised_event.organisers.get(username="petya")))
     assert petya.post(f"/api/events/{organised_event.slug}/rounds").status_code == 202

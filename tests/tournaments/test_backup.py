@@ -28,11 +28,16 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import DealEntry, Game, GameChange
 from scoring.selectors import game_state_json, live_entries
-from tournaments import backup, event_settings, selectors, services, sweep
+from tournaments import backup, event_settings, sweep
 from tournaments.backup import writing
 from tournaments.errors import TournamentError
 from tournaments.management.commands.simulate_event import simulate
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
+from tournaments.selectors.public import player_names, standings_latest
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import entry_withdraw, players_register
+from tournaments.services.results import result_confirm, result_reopen, standings_build
+from tournaments.services.rounds import round_close, round_create, round_publish, round_swap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +65,7 @@ MODELS: list[type[Model]] = [
 
 def _play_and_confirm(table: Table, rng: random.Random) -> None:
     autoplay.play(table.game, rng, actor="table")
-    services.result_confirm(table=table, actor="olga")
+    result_confirm(table=table, actor="olga")
 
 
 def _ready(round_: Round) -> Round:
@@ -77,8 +82,8 @@ def played() -> Event:
     rng = random.Random(358)
     olga = User.objects.create_user("olga")
     boris = User.objects.create_user("boris")
-    club = services.club_create(name="Sofia Blato Club")
-    event = services.event_create(
+    club = club_create(name="Sofia Blato Club")
+    event = event_create(
         club=club,
         name="Friday night",
         rounds_planned=4,
@@ -89,36 +94,36 @@ def played() -> Event:
         actor="olga",
     )
     names = [f"Player {n:02d}" for n in range(1, 14)]
-    entries = services.players_register(event=event, names=names, checked_in=True, actor="olga")
+    entries = players_register(event=event, names=names, checked_in=True, actor="olga")
 
-    first = _ready(services.round_create(event=event, actor="olga"))
-    services.round_publish(round_=first, actor="olga")
+    first = _ready(round_create(event=event, actor="olga"))
+    round_publish(round_=first, actor="olga")
     tables = list(first.tables.select_related("game").order_by("number"))
     autoplay.play(tables[0].game, rng, deals=3, actor="table")
     scoring.deal_undo(game_id=tables[0].game_id, number=3, actor="table", reason="wrong tricks")
     for table in tables:
         _play_and_confirm(table, rng)
     corrected = tables[1]
-    services.result_reopen(table=corrected, actor="olga", reason="hand 9 was misscored")
+    result_reopen(table=corrected, actor="olga", reason="hand 9 was misscored")
     last = len(live_entries(corrected.game))
     scoring.deal_undo(game_id=corrected.game_id, number=last, actor="olga", reason="misscored")
     _play_and_confirm(Table.objects.select_related("game", "round").get(pk=corrected.pk), rng)
     scoring.secret_replace(game_id=tables[2].game_id, actor="olga", reason="QR code photographed")
-    services.round_close(round_=first, actor="olga")
+    round_close(round_=first, actor="olga")
 
-    services.players_register(event=event, names=["Late Comer"], checked_in=True, actor="olga")
-    services.entry_withdraw(entry=entries[4], actor="olga", reason="went home")
+    players_register(event=event, names=["Late Comer"], checked_in=True, actor="olga")
+    entry_withdraw(entry=entries[4], actor="olga", reason="went home")
 
-    second = _ready(services.round_create(event=event, actor="olga"))
+    second = _ready(round_create(event=event, actor="olga"))
     a, b = second.tables.order_by("number")[:2]
-    services.round_swap(round_=second, first=a.seat_0_id, second=b.seat_1_id, actor="olga")
-    services.round_publish(round_=second, actor="olga")
+    round_swap(round_=second, first=a.seat_0_id, second=b.seat_1_id, actor="olga")
+    round_publish(round_=second, actor="olga")
     for table in second.tables.select_related("game", "round"):
         _play_and_confirm(table, rng)
-    services.round_close(round_=second, actor="olga")
+    round_close(round_=second, actor="olga")
 
-    third = _ready(services.round_create(event=event, actor="olga"))
-    services.round_publish(round_=third, actor="olga")
+    third = _ready(round_create(event=event, actor="olga"))
+    round_publish(round_=third, actor="olga")
     tables = list(third.tables.select_related("game", "round").order_by("number"))
     _play_and_confirm(tables[0], rng)
     autoplay.play(tables[1].game, rng, actor="table")
@@ -185,7 +190,7 @@ def games_of(event: Event) -> dict[str, Game]:
 
 
 def named_rows(snapshot: Standings) -> list[dict]:
-    names = selectors.player_names(snapshot.event)
+    names = player_names(snapshot.event)
     return [{**row, "player": names[row["player"]]} for row in snapshot.rows]
 
 
@@ -263,7 +268,7 @@ def test_a_restore_into_an_empty_database_gives_back_the_event_exactly(played):
     states = {secret: game_state_json(game) for secret, game in games_of(played).items()}
     ids = {secret: game.pk for secret, game in games_of(played).items()}
     rows = named_rows(played.standings.first())
-    stale = selectors.standings_latest(played).stale
+    stale = standings_latest(played).stale
     changes = history(played)
     counts = {model.__name__: model.objects.count() for model in MODELS}
     wipe(played)
@@ -288,11 +293,11 @@ def test_a_restore_into_an_empty_database_gives_back_the_event_exactly(played):
     # The standings: the stored snapshot is still current, and a rebuild gives the same rows.
     latest = event.standings.first()
     assert named_rows(latest) == rows
-    assert services.standings_build(event_id=event.pk).pk == latest.pk
-    assert selectors.standings_latest(event).stale == stale
+    assert standings_build(event_id=event.pk).pk == latest.pk
+    assert standings_latest(event).stale == stale
     assert event.pk not in sweep.events_with_stale_standings()
     event.standings.all().delete()
-    assert named_rows(services.standings_build(event_id=event.pk)) == rows
+    assert named_rows(standings_build(event_id=event.pk)) == rows
 
     # The keeper links printed for the tables still work (the game id and the secret).
     for secret, game_id in ids.items():
@@ -300,11 +305,11 @@ def test_a_restore_into_an_empty_database_gives_back_the_event_exactly(played):
         assert response.status_code == 302, secret
 
     # And the event goes on: new rows of every kind get ids of their own.
-    services.players_register(event=event, names=["Later Still"], actor="olga")
+    players_register(event=event, names=["Later Still"], actor="olga")
     half_played = next(g for g in games_of(event).values() if g.result == Game.Result.IN_PLAY)
     autoplay.play(half_played, random.Random(1), deals=1, actor="table")
-    services.standings_build(event_id=event.pk)
-    services.event_create(club=services.club_create(name="Another club"), name="Next week")
+    standings_build(event_id=event.pk)
+    event_create(club=club_create(name="Another club"), name="Next week")
 
 
 def test_a_copy_under_new_ids_keeps_everything_but_the_ids(played):
@@ -344,12 +349,10 @@ def test_a_copy_under_new_ids_keeps_everything_but_the_ids(played):
 
     # Up to date as it was; rebuilt, the same results (the lot is drawn anew: new ids).
     latest = event.standings.first()
-    assert services.standings_build(event_id=event.pk).pk == latest.pk
+    assert standings_build(event_id=event.pk).pk == latest.pk
     original = {row["player"]: row for row in named_rows(played.standings.first())}
     event.standings.all().delete()
-    rebuilt = {
-        row["player"]: row for row in named_rows(services.standings_build(event_id=event.pk))
-    }
+    rebuilt = {row["player"]: row for row in named_rows(standings_build(event_id=event.pk))}
     assert rebuilt.keys() == original.keys()
     for name, row in rebuilt.items():
         metrics = {k: v for k, v in row["metrics"].items() if k != "lot"}
@@ -405,7 +408,7 @@ def test_the_commands_round_trip_a_simulated_event(tmp_path, monkeypatch):
     assert canonical(document(event)) == canonical(written)
     assert {secret: game_state_json(game) for secret, game in games_of(event).items()} == states
     event.standings.all().delete()
-    assert named_rows(services.standings_build(event_id=event.pk)) == rows
+    assert named_rows(standings_build(event_id=event.pk)) == rows
 
     # From stdin, into another club (the players are still in the first: they get new ids).
     games = list(Game.objects.filter(table__round__event=event).values_list("pk", flat=True))
@@ -683,9 +686,9 @@ def test_a_backup_written_before_the_rewrite_imports_and_round_trips():
     assert len(current) == 1
     latest = event.standings.first()
     assert latest.pk == current[0]["id"] and latest.is_current(Event.objects.get(pk=event.pk))
-    assert not selectors.standings_latest(event).stale
+    assert not standings_latest(event).stale
     event.standings.all().delete()
-    assert named_rows(services.standings_build(event_id=event.pk)) == current[0]["rows"]
+    assert named_rows(standings_build(event_id=event.pk)) == current[0]["rows"]
 
     # The games: each holds the file's result, and a played one replays in the engine to it.
     tables = {t["game"]["secret"]: t for r in old["rounds"] for t in r["tables"] if t["game"]}

@@ -18,12 +18,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import permissions, services, tokens
+from tournaments import permissions, tokens
 from tournaments.errors import Forbidden
 from tournaments.models import Club, Event, Player, Rating, Season
 from tournaments.services import members as member_writes
 from tournaments.services import ratings as rating_writes
 from tournaments.services import seasons as season_writes
+from tournaments.services.event import club_create, event_create, organiser_add
+from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 
@@ -33,12 +35,12 @@ def clubs(make_user):
     """Club A run by alice with five members from one night; club B run by bob; carol
     organises one event of club B (listed by bob) but does not run club B."""
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    club_a = services.club_create(name="Club A", slug="club-a", creator=alice)
-    club_b = services.club_create(name="Club B", slug="club-b", creator=bob)
-    night = services.event_create(club=club_a, name="A night", organisers=[alice], by=alice)
-    services.players_register(event=night, names=[f"A{n} Player" for n in range(5)], by=alice)
-    b_night = services.event_create(club=club_b, name="B night", organisers=[bob], by=bob)
-    services.organiser_add(event=b_night, username="carol", by=bob)
+    club_a = club_create(name="Club A", slug="club-a", creator=alice)
+    club_b = club_create(name="Club B", slug="club-b", creator=bob)
+    night = event_create(club=club_a, name="A night", organisers=[alice], by=alice)
+    players_register(event=night, names=[f"A{n} Player" for n in range(5)], by=alice)
+    b_night = event_create(club=club_b, name="B night", organisers=[bob], by=bob)
+    organiser_add(event=b_night, username="carol", by=bob)
     season = Season.objects.create(club=club_a, name="Autumn")
     return {
         "alice": alice,
@@ -129,10 +131,10 @@ def attempts_by(who, clubs, members) -> list:
     """Every write into club A, each as `who`."""
     club_a, night = clubs["a"], clubs["night"]
     return [
-        lambda: services.event_create(club=club_a, name="X", organisers=[who], by=who),
-        lambda: services.players_register(event=night, names=["A0 Player", "New"], by=who),
+        lambda: event_create(club=club_a, name="X", organisers=[who], by=who),
+        lambda: players_register(event=night, names=["A0 Player", "New"], by=who),
         lambda: member_writes.members_enter(event=night, players=members[:2], by=who),
-        lambda: services.organiser_add(event=night, username=who.username, by=who),
+        lambda: organiser_add(event=night, username=who.username, by=who),
         lambda: season_writes.season_create(club=club_a, name="Mine", by=who),
         lambda: season_writes.season_add_event(clubs["season"], night, by=who),
         lambda: member_writes.member_rename(player=members[0], name="Renamed", by=who),
@@ -172,13 +174,13 @@ def test_a_clubs_organisers_run_every_event_of_it_and_an_events_organisers_that_
     assert not permissions.runs_event(carol, clubs["night"])
     assert not permissions.runs_club(carol, clubs["b"])
     # carol runs the night bob listed her for: she enters its players (new ones join club B) ...
-    services.players_register(event=clubs["b_night"], names=["Newcomer"], by=carol)
+    players_register(event=clubs["b_night"], names=["Newcomer"], by=carol)
     assert Player.objects.filter(club=clubs["b"], name="Newcomer").exists()
     # ... but does not make events in club B nor hand the night to others
     with pytest.raises(Forbidden):
-        services.event_create(club=clubs["b"], name="X", organisers=[carol], by=carol)
+        event_create(club=clubs["b"], name="X", organisers=[carol], by=carol)
     with pytest.raises(Forbidden):
-        services.organiser_add(event=clubs["b_night"], username="alice", by=carol)
+        organiser_add(event=clubs["b_night"], username="alice", by=carol)
 
 
 #: The services that cross into a club, each asking tournaments.permissions of its `by`.

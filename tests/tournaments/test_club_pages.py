@@ -7,15 +7,16 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services, tokens
+from tournaments import tokens
 from tournaments.models import Club, ClubGame, ClubLog, Entry, Player
+from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def club(organised_event, organiser):
-    services.players_register(
+    players_register(
         event=organised_event, names=["Ivan Petrov", "Иван Петров", "Мария Иванова", "Ana"]
     )
     club = organised_event.club
@@ -83,7 +84,7 @@ def test_merge_finds_confirms_and_merges(club, organiser_client):
 
 def test_a_refused_merge_says_why(club, organiser_client, build_round):
     event = club.events.get()
-    services.players_register(event=event, names=["Boris", "Cveta"], checked_in=True)
+    players_register(event=event, names=["Boris", "Cveta"], checked_in=True)
     Entry.objects.filter(event=event).update(checked_in=True)
     build_round(event, publish=True)
     a, b = Player.objects.get(name="Ana"), Player.objects.get(name="Boris")

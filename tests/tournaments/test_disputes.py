@@ -9,8 +9,10 @@ from scoring import services as scoring
 from scoring.models import Game, Quorum, SeatClaim
 from scoring.signals import Person
 from tests.scoring.test_manage import finish
-from tournaments import services as events
 from tournaments.errors import TournamentError
+from tournaments.services.event import club_create, event_create, event_update
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db
 
@@ -18,16 +20,16 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def evening(django_capture_on_commit_callbacks):
     """An event asking all three players, its round published; the organiser's client."""
-    club = events.club_create(name="Club")
+    club = club_create(name="Club")
     organiser = get_user_model().objects.create_user(username="olga", password="pw")
-    event = events.event_create(
+    event = event_create(
         club=club, name="Evening", organisers=[organiser], seed=3, confirm_quorum=Quorum.ALL
     )
-    events.players_register(event=event, names=["Ana", "Boris", "Vera"], checked_in=True)
+    players_register(event=event, names=["Ana", "Boris", "Vera"], checked_in=True)
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = events.round_create(event=event)
+        round_ = round_create(event=event)
     round_.refresh_from_db()
-    events.round_publish(round_=round_, actor="olga")
+    round_publish(round_=round_, actor="olga")
     client = Client()
     client.force_login(organiser)
     return event, round_, round_.tables.get(), client
@@ -54,18 +56,18 @@ def test_the_events_quorum_is_copied_to_each_tables_game(evening):
 
 def test_changing_the_setting_moves_the_open_games_not_the_locked_ones(evening):
     event, _round, table, _client = evening
-    events.event_update(event=event, actor="olga", confirm_quorum=Quorum.KEEPER_AND_ONE)
+    event_update(event=event, actor="olga", confirm_quorum=Quorum.KEEPER_AND_ONE)
     assert Game.objects.get(pk=table.game_id).quorum == Quorum.KEEPER_AND_ONE
     game = finish(table.game)
     scoring.game_confirm(game_id=game.pk, actor="olga")
-    events.event_update(event=event, actor="olga", confirm_quorum=Quorum.KEEPER)
+    event_update(event=event, actor="olga", confirm_quorum=Quorum.KEEPER)
     assert Game.objects.get(pk=game.pk).quorum == Quorum.KEEPER_AND_ONE
 
 
 def test_an_unknown_quorum_is_refused(evening):
     event, *_ = evening
     with pytest.raises(TournamentError):
-        events.event_update(event=event, actor="olga", confirm_quorum="everyone")
+        event_update(event=event, actor="olga", confirm_quorum="everyone")
 
 
 def test_a_dispute_reaches_the_round_page_with_every_sides_words(evening):

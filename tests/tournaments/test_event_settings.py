@@ -5,10 +5,12 @@ models but `MODES[0]` = random in the form; placing points defaulted in four pla
 
 import pytest
 
-from tournaments import event_settings, services, vocabulary
+from tournaments import event_settings, vocabulary
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.forms import EventSettingsForm
 from tournaments.models import Event, Round
+from tournaments.services.event import club_create, event_create
+from tournaments.services.rounds import round_create, round_refusal
 
 from .conftest import register
 
@@ -16,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def club():
-    return services.club_create(name="Club")
+    return club_create(name="Club")
 
 
 def form_values(**changes) -> dict:
@@ -30,8 +32,8 @@ def form_values(**changes) -> dict:
 def test_a_new_event_gets_the_same_settings_from_the_form_and_from_the_service():
     form = EventSettingsForm(data=form_values())
     assert form.is_valid(), form.errors
-    from_form = services.event_create(club=club(), **form.settings())
-    from_service = services.event_create(club=club(), name="Open")
+    from_form = event_create(club=club(), **form.settings())
+    from_service = event_create(club=club(), name="Open")
     assert from_form.pairing_modes == from_service.pairing_modes == ["swiss"]
     assert from_form.pairing_mode(1) == vocabulary.DEFAULT_PAIRING_MODE
     assert (from_form.bye_policy, from_form.void_policy) == ("second", "bye")
@@ -73,7 +75,7 @@ def test_apply_checks_sets_and_names_what_changed():
     ],
 )
 def test_a_refused_setting_leaves_the_event_as_it_was(values, code):
-    event = services.event_create(club=club(), name="Open")
+    event = event_create(club=club(), name="Open")
     before = event_settings.settings_of(event)
     with pytest.raises(TournamentError) as refused:
         event_settings.apply(event, values)
@@ -106,10 +108,10 @@ def test_the_models_choices_and_labels_come_from_the_vocabulary():
 def test_the_three_players_rule_is_the_services_own(organised_event):
     """The dashboard asks services.round_refusal what round_create would say."""
     register(organised_event, 2)
-    refusal = services.round_refusal(organised_event)
+    refusal = round_refusal(organised_event)
     assert isinstance(refusal, NotAllowed) and refusal.code == "too_few_players"
     with pytest.raises(NotAllowed) as refused:
-        services.round_create(event=organised_event)
+        round_create(event=organised_event)
     assert (refused.value.code, refused.value.params) == (refusal.code, refusal.params)
     register(organised_event, 1, start=10)
-    assert services.round_refusal(organised_event) is None
+    assert round_refusal(organised_event) is None

@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from config import spreadsheets
-from tournaments import services
 from tournaments.services import seasons as writes
+from tournaments.services.event import club_create
 from tournaments.tables import EXPORTS
 
 from .season_nights import play_night
@@ -54,7 +54,7 @@ def spreadsheet_routes() -> set[str]:
 @pytest.fixture
 def hostile_night(django_user_model):
     """A club night whose players and name are formulas, closed, in a season of the club."""
-    club = services.club_create(name="Evil club", slug="evil")
+    club = club_create(name="Evil club", slug="evil")
     event = play_night(club, NIGHT, [*HOSTILE, *ORDINARY], seed=5)
     season = writes.season_create(club=club, name="=Autumn[1]", best_nights=1, min_nights=1)
     writes.season_add_event(season, event)

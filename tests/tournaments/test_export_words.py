@@ -11,7 +11,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from tournaments import services, walkouts
+from tournaments import walkouts
+from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 
@@ -48,7 +49,7 @@ def settled(organised_event, build_round):
     for table in tables:
         if table.number != 2:
             finish_game(table.game, rng)
-    services.result_confirm(table=tables[0], actor="olga")
+    result_confirm(table=tables[0], actor="olga")
     walkouts.table_void(table=tables[1], reason="Boris went home", actor="olga")
     return organised_event
 

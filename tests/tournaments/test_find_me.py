@@ -7,9 +7,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import Entry, Player
 from tournaments.selectors.identity import identity_value
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,10 +25,10 @@ def squash(response) -> str:
 
 @pytest.fixture
 def event():
-    club = services.club_create(name="Sofia Blato Club")
-    event = services.event_create(club=club, name="Friday open", rounds_planned=3, seed=5)
-    services.players_register(event=event, names=NAMES, checked_in=True)
-    services.round_publish(round_=services.round_create(event=event))
+    club = club_create(name="Sofia Blato Club")
+    event = event_create(club=club, name="Friday open", rounds_planned=3, seed=5)
+    players_register(event=event, names=NAMES, checked_in=True)
+    round_publish(round_=round_create(event=event))
     return event
 
 
@@ -112,8 +114,8 @@ def test_this_is_me_is_remembered_and_forgotten(event):
 
 def test_a_cookie_for_someone_not_in_the_event_is_ignored(event):
     client = Client()
-    other = services.event_create(club=event.club, name="Saturday")
-    (stranger,) = services.players_register(event=other, names=["Stranger"])
+    other = event_create(club=event.club, name="Saturday")
+    (stranger,) = players_register(event=other, names=["Stranger"])
     me_url = reverse("tournaments:seat_me", args=[event.slug])
     response = client.post(me_url, {"player": stranger.player_id, "code": stranger.code})
     assert f"me-{event.pk}" not in response.cookies
@@ -142,8 +144,8 @@ def test_this_is_me_needs_the_forms_csrf_token(event):
 
 
 def test_before_any_round_the_remembered_player_is_told_so(event):
-    club_event = services.event_create(club=event.club, name="Next week")
-    (entry,) = services.players_register(event=club_event, names=["Vera Koleva"])
+    club_event = event_create(club=event.club, name="Next week")
+    (entry,) = players_register(event=club_event, names=["Vera Koleva"])
     client = Client()
     client.cookies[f"me-{club_event.pk}"] = identity_value(entry)
     words = squash(seat(client, club_event))

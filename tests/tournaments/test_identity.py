@@ -13,7 +13,6 @@ from django.urls import reverse
 from scoring.models import Game, Quorum, SeatClaim, Verdict
 from scoring.signals import identity_at
 from tests.scoring.test_manage import finish
-from tournaments import services as events
 from tournaments import walkouts
 from tournaments.backup.export import event_export
 from tournaments.models import Entry, EventLog
@@ -25,6 +24,9 @@ from tournaments.selectors.identity import (
     slip_token,
 )
 from tournaments.services import identity
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 from tournaments.vocabulary import PERSONAL_CODE_LENGTH
 
 pytestmark = pytest.mark.django_db
@@ -36,16 +38,16 @@ NAMES = ["Ana", "Boris", "Vera", "Dimitar"]
 def night(django_capture_on_commit_callbacks):
     """An event asking all three players: four entered, three at the one table (the fourth
     has the bye), the round published and its game finished; the organiser's client."""
-    club = events.club_create(name="Club")
+    club = club_create(name="Club")
     olga = get_user_model().objects.create_user(username="olga", password="pw")
-    event = events.event_create(
+    event = event_create(
         club=club, name="Night", organisers=[olga], seed=5, confirm_quorum=Quorum.ALL
     )
-    events.players_register(event=event, names=NAMES, checked_in=True)
+    players_register(event=event, names=NAMES, checked_in=True)
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = events.round_create(event=event)
+        round_ = round_create(event=event)
     round_.refresh_from_db()
-    events.round_publish(round_=round_, actor="olga")
+    round_publish(round_=round_, actor="olga")
     organiser = Client()
     organiser.force_login(olga)
     return event, round_.tables.get(), organiser
@@ -86,7 +88,7 @@ def test_the_cookie_proves_its_entry_only_and_cannot_be_made_up(night):
     forged = f"{boris.pk}.{value.partition('.')[2]}"  # Ana's MAC on Boris's entry
     for made_up in (forged, str(boris.pk), f"{boris.pk}.", "x.y", "", None, "9" * 40 + ".a"):
         assert proven_entry(event, made_up) is None
-    other = events.event_create(club=event.club, name="Other")
+    other = event_create(club=event.club, name="Other")
     assert proven_entry(other, value) is None  # another event's
 
 

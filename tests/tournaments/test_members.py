@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from tournaments import services
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
     Bye,
@@ -21,6 +20,9 @@ from tournaments.models import (
     Table,
 )
 from tournaments.services import members
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 
@@ -28,10 +30,10 @@ pytestmark = pytest.mark.django_db
 
 
 def night(club, name, organiser, names, build_round, publish=True):
-    event = services.event_create(
+    event = event_create(
         club=club, name=name, rounds_planned=2, seed=5, organisers=[organiser], actor="olga"
     )
-    services.players_register(event=event, names=names, checked_in=True)
+    players_register(event=event, names=names, checked_in=True)
     round_ = build_round(event, publish=publish) if publish is not None else None
     return event, round_
 
@@ -48,13 +50,13 @@ def two_nights(organised_event, organiser, build_round, django_capture_on_commit
     """Week 1: "Ivan Petrov" plays and the round is confirmed; week 2 he is entered again as
     "Иван Петров", a second record of one person."""
     club = organised_event.club
-    services.players_register(event=organised_event, names=["Ivan Petrov"], checked_in=True)
+    players_register(event=organised_event, names=["Ivan Petrov"], checked_in=True)
     register(organised_event, 5)
     round1 = build_round(organised_event, publish=True)
     for table in round1.tables.all():
         finish_game(table.game, random.Random(table.number))
         with django_capture_on_commit_callbacks(execute=True):
-            services.result_confirm(table=table, actor="olga")
+            result_confirm(table=table, actor="olga")
     names = ["Иван Петров", *(f"Player {n:03d}" for n in range(1, 7))]
     week2, round2 = night(club, "Week 2", organiser, names, build_round)
     keep = Player.objects.get(club=club, name="Ivan Petrov")
@@ -141,7 +143,7 @@ def test_entered_twice_but_played_once_keeps_the_entry_that_played(
     organised_event, organiser, build_round
 ):
     register(organised_event, 6)
-    services.players_register(event=organised_event, names=["Extra"], checked_in=False)
+    players_register(event=organised_event, names=["Extra"], checked_in=False)
     round_ = build_round(organised_event, publish=True)
     Bye.objects.filter(round=round_).delete()  # "Extra" (or whoever) did not play after all
     gone = Player.objects.get(name="Player 001")
@@ -158,7 +160,7 @@ def test_entered_twice_but_played_once_keeps_the_entry_that_played(
 def test_a_merge_is_refused_for_one_record_or_another_clubs(organised_event):
     register(organised_event, 2)
     a, b = Player.objects.filter(club=organised_event.club)[:2]
-    other_club = services.club_create(name="Plovdiv")
+    other_club = club_create(name="Plovdiv")
     stranger = Player.objects.create(club=other_club, name="Stranger")
     with pytest.raises(TournamentError) as same:
         members.members_merge(club=organised_event.club, keep=a, gone=a)
@@ -180,7 +182,7 @@ def test_two_records_at_one_casual_table_are_two_people(organised_event):
 
 
 def test_rename_is_logged_and_a_taken_name_is_refused(organised_event):
-    services.players_register(event=organised_event, names=["Ivan Petrov", "Maria"])
+    players_register(event=organised_event, names=["Ivan Petrov", "Maria"])
     ivan = Player.objects.get(name="Ivan Petrov")
     members.member_rename(player=ivan, name="  Ivan   Petrov-Dimov ", actor="olga")
     ivan.refresh_from_db()
@@ -202,14 +204,14 @@ def test_picked_members_are_entered_as_those_very_records(organised_event):
     assert [e.player_id for e in entries] == [old.pk]
     members.members_enter(event=organised_event, players=[old])  # again: nothing new
     assert Entry.objects.filter(event=organised_event).count() == 1
-    stranger = Player.objects.create(club=services.club_create(name="Other"), name="S")
+    stranger = Player.objects.create(club=club_create(name="Other"), name="S")
     with pytest.raises(TournamentError):
         members.members_enter(event=organised_event, players=[stranger])
 
 
 def test_a_casual_game_maps_names_to_members_and_adds_new_ones(organised_event):
     club = organised_event.club
-    services.players_register(event=organised_event, names=["Ivan Petrov", "Maria"])
+    players_register(event=organised_event, names=["Ivan Petrov", "Maria"])
     maria = Player.objects.get(name="Maria")
     count = Player.objects.count()
     casual = members.casual_game_start(

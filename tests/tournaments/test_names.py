@@ -8,10 +8,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services, tokens
+from tournaments import tokens
 from tournaments.csv_import import names_from_text
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Player
+from tournaments.services.event import event_create
+from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 
@@ -32,10 +34,10 @@ def entered(event) -> list[str]:
 
 
 def test_the_same_name_in_another_case_or_spacing_is_the_person_already_entered(organised_event):
-    services.players_register(event=organised_event, names=["Ivan Petrov"])
-    entries = services.players_register(event=organised_event, names=["ivan  petrov", "Zoë"])
+    players_register(event=organised_event, names=["Ivan Petrov"])
+    entries = players_register(event=organised_event, names=["ivan  petrov", "Zoë"])
     assert [entry.player.name for entry in entries] == ["Ivan Petrov", "Zoë"]
-    services.players_register(event=organised_event, names=["ZOE"])
+    players_register(event=organised_event, names=["ZOE"])
     assert entered(organised_event) == ["Ivan Petrov", "Zoë"]
     assert Player.objects.count() == 2
 
@@ -43,24 +45,24 @@ def test_the_same_name_in_another_case_or_spacing_is_the_person_already_entered(
 def test_one_list_with_the_same_name_twice_is_refused(organised_event):
     for twice in (["Ana", "Ana", "Bob"], ["Ivan Petrov", "Bob", "ivan petróv"]):
         with pytest.raises(TournamentError) as error:
-            services.players_register(event=organised_event, names=twice)
+            players_register(event=organised_event, names=twice)
         assert "is in the list twice" in error.value.message
     assert not Entry.objects.exists()
 
 
 def test_a_name_the_club_knows_is_that_person_in_the_clubs_spelling(organised_event):
-    services.players_register(event=organised_event, names=["Ivan Petrov"])
-    saturday = services.event_create(club=organised_event.club, name="Saturday")
-    (entry,) = services.players_register(event=saturday, names=["IVAN PETROV"])
+    players_register(event=organised_event, names=["Ivan Petrov"])
+    saturday = event_create(club=organised_event.club, name="Saturday")
+    (entry,) = players_register(event=saturday, names=["IVAN PETROV"])
     assert entry.player.name == "Ivan Petrov"
     assert Player.objects.filter(club=organised_event.club).count() == 1
 
 
 def test_a_too_long_or_empty_name_is_refused_in_words(organised_event):
     with pytest.raises(TournamentError, match="at most 80 characters"):
-        services.players_register(event=organised_event, names=["x" * 81])
+        players_register(event=organised_event, names=["x" * 81])
     with pytest.raises(TournamentError, match="a player needs a name"):
-        services.players_register(event=organised_event, names=[" "])
+        players_register(event=organised_event, names=[" "])
 
 
 # --- a pasted list -------------------------------------------------------------------------------
@@ -78,7 +80,7 @@ def test_a_pasted_list_skips_a_name_repeated_in_another_case_or_with_accents():
 def test_adding_a_name_already_entered_in_another_case_says_who_it_is(
     organiser_client, organised_event
 ):
-    services.players_register(event=organised_event, names=["Ivan Petrov"])
+    players_register(event=organised_event, names=["Ivan Petrov"])
     response = organiser_client.post(
         url(organised_event, "organise_player_add"), {"name": "ivan petrov"}
     )
@@ -88,8 +90,8 @@ def test_adding_a_name_already_entered_in_another_case_says_who_it_is(
 
 
 def test_adding_a_name_the_club_knows_uses_its_spelling(organiser_client, organised_event):
-    other = services.event_create(club=organised_event.club, name="Last week")
-    services.players_register(event=other, names=["Ivan Petrov"])
+    other = event_create(club=organised_event.club, name="Last week")
+    players_register(event=other, names=["Ivan Petrov"])
     response = organiser_client.post(
         url(organised_event, "organise_player_add"), {"name": "ivan petrov"}
     )
@@ -100,7 +102,7 @@ def test_adding_a_name_the_club_knows_uses_its_spelling(organiser_client, organi
 
 @pytest.mark.parametrize("near", ["Ivan Petrof", "Иван Петров", "Petrov Ivan"])
 def test_a_near_name_is_entered_with_a_warning(organiser_client, organised_event, near):
-    services.players_register(event=organised_event, names=["Ivan Petrov"])
+    players_register(event=organised_event, names=["Ivan Petrov"])
     response = organiser_client.post(url(organised_event, "organise_player_add"), {"name": near})
     assert response.status_code == 302
     page = text(organiser_client.get(response["Location"]))

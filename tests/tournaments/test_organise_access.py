@@ -5,7 +5,7 @@ superuser get in. Every page and every write is checked, GET and POST."""
 import pytest
 from django.urls import reverse
 
-from tournaments import services
+from tournaments.services.event import event_create
 
 from .conftest import register
 
@@ -71,7 +71,7 @@ def test_only_this_events_organisers_and_superusers_get_in(
 ):
     event, entry = running
     otto = django_user_model.objects.get(username="otto")
-    services.event_create(club=event.club, name="Otto's own", organisers=[otto])
+    event_create(club=event.club, name="Otto's own", organisers=[otto])
     url = _url(event, entry, name, extra)
     secrets = [t.game.secret for t in event.rounds.get(number=1).tables.select_related("game")]
 

@@ -6,8 +6,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import Club, Event, EventLog, Round
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import entry_check_in, entry_withdraw
+from tournaments.services.rounds import round_publish
 
 from .conftest import register
 
@@ -44,11 +46,9 @@ EVENT_FORM = {
 def test_home_lists_only_my_events_and_a_superuser_sees_all(
     organiser_client, outsider_client, superuser_client, organised_event
 ):
-    other = services.event_create(
-        club=services.club_create(name="Another club"), name="Somebody else's"
-    )
+    other = event_create(club=club_create(name="Another club"), name="Somebody else's")
     # a night of olga's club she is not listed on is hers all the same: she runs the club
-    ours = services.event_create(club=organised_event.club, name="Club night")
+    ours = event_create(club=organised_event.club, name="Club night")
     body = text(organiser_client.get(reverse("tournaments:organise_home")))
     assert "Friday night" in body and "Somebody else&#x27;s" not in body
     assert event_url(organised_event) in body and event_url(ours) in body
@@ -72,9 +72,9 @@ def test_before_any_club_the_home_offers_the_club_first(organiser_client, organi
     # Come to the new event's page all the same: it says why, and where to go.
     body = text(organiser_client.get(new_event))
     assert "You run no club yet." in body and f'href="{home}#club-heading"' in body
-    services.club_create(name="Someone else's club")
+    club_create(name="Someone else's club")
     assert f'href="{new_event}"' not in text(organiser_client.get(home))
-    services.club_create(name="Varna Club", creator=organiser)
+    club_create(name="Varna Club", creator=organiser)
     body = text(organiser_client.get(home))
     assert f'href="{new_event}"' in body and "Create a club first" not in body
     assert '<button type="submit">Create the club</button>' in body
@@ -115,7 +115,7 @@ def test_a_club_is_created_and_the_new_event_form_offers_it(organiser_client):
 
 
 def test_creating_an_event_makes_the_creator_an_organiser(organiser, organiser_client):
-    club = services.club_create(name="Club", creator=organiser)
+    club = club_create(name="Club", creator=organiser)
     data = {**EVENT_FORM, "club": club.pk, "pairing_list": "random, Swiss", "hands": "6"}
     response = organiser_client.post(reverse("tournaments:organise_event_new"), data)
     event = Event.objects.get()
@@ -146,7 +146,7 @@ def test_creating_an_event_makes_the_creator_an_organiser(organiser, organiser_c
 def test_invalid_settings_come_back_with_the_services_message(
     organiser, organiser_client, change, message
 ):
-    club = services.club_create(name="Club", creator=organiser)
+    club = club_create(name="Club", creator=organiser)
     data = {**EVENT_FORM, "club": club.pk, **change}
     response = organiser_client.post(reverse("tournaments:organise_event_new"), data)
     assert response.status_code == 400
@@ -163,8 +163,8 @@ def test_the_dashboard_counts_players_and_says_each_rounds_next_step(
     organiser_client, organised_event, build_round
 ):
     entries = register(organised_event, 8)
-    services.entry_check_in(entry=entries[0], checked_in=False)
-    services.entry_withdraw(entry=entries[1], reason="ill")
+    entry_check_in(entry=entries[0], checked_in=False)
+    entry_withdraw(entry=entries[1], reason="ill")
     body = text(organiser_client.get(event_url(organised_event)))
     assert "<dt>entered</dt><dd>8</dd>" in body
     assert "<dt>checked in</dt><dd>6</dd>" in body
@@ -175,7 +175,7 @@ def test_the_dashboard_counts_players_and_says_each_rounds_next_step(
     # States and steps read as words, capitalised: never a raw value such as "draft".
     assert '<span class="round-status">Draft · Swiss</span>' in body
     assert "Review the draft and publish" in body and "Build round 2" not in body
-    services.round_publish(round_=round_)
+    round_publish(round_=round_)
     body = text(organiser_client.get(event_url(organised_event)))
     assert "Published · Swiss" in body and "Results 0/2 in, 0 confirmed" in body
     assert event_url(organised_event, "organise_round", 1) in body

@@ -12,7 +12,9 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from tournaments import services
+from tournaments.services.event import club_create, event_create
+from tournaments.services.results import result_confirm
+from tournaments.services.rounds import round_close, round_publish
 
 from .conftest import finish_game, register
 
@@ -79,7 +81,7 @@ def test_cards_need_a_published_round_and_an_organiser(
     build_round(organised_event)
     body = text(organiser_client.get(url(organised_event, "organise_print_cards", 1)))
     assert "Publish the round first" in body and "<svg" not in body
-    services.round_publish(round_=organised_event.rounds.get())
+    round_publish(round_=organised_event.rounds.get())
     secrets = [t.game.secret for t in organised_event.rounds.get().tables.select_related("game")]
     for name in ("organise_print_cards", "organise_print_sheets", "organise_print_pairings"):
         denied = outsider_client.get(url(organised_event, name, 1))
@@ -100,8 +102,8 @@ def test_cards_need_a_published_round_and_an_organiser(
 def test_score_sheets_have_a_row_for_every_possible_deal(
     organiser, organiser_client, build_round, ruleset, options, rows, open_ended
 ):
-    club = services.club_create(name="Club")
-    event = services.event_create(
+    club = club_create(name="Club")
+    event = event_create(
         club=club, name="Paper", ruleset=ruleset, options=options, organisers=[organiser]
     )
     register(event, 6)
@@ -146,9 +148,9 @@ def played(organiser_client, published, django_capture_on_commit_callbacks):
     for table in tables:
         finish_game(table.game, rng)
         with django_capture_on_commit_callbacks(execute=True):
-            services.result_confirm(table=table, actor="olga")
+            result_confirm(table=table, actor="olga")
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_close(round_=round_, actor="olga")
+        round_close(round_=round_, actor="olga")
     return round_.event
 
 
@@ -262,7 +264,7 @@ def test_exports_cost_the_same_few_queries_for_any_field(
     for table in round_.tables.select_related("game"):
         finish_game(table.game, rng)
         with django_capture_on_commit_callbacks(execute=True):
-            services.result_confirm(table=table, actor="olga")
+            result_confirm(table=table, actor="olga")
     for what in ("standings", "pairings", "hands"):
         with django_assert_max_num_queries(8):
             body = text(_get(organiser_client, organised_event, what, "csv"))

@@ -4,9 +4,9 @@
 import pytest
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.csv_import import names_from_text
 from tournaments.models import Entry, EventLog, Player
+from tournaments.services.registration import entry_withdraw
 
 from .conftest import register
 
@@ -184,7 +184,7 @@ def test_withdrawing_with_a_reason(organiser_client, organised_event):
 
 def test_a_withdrawal_taken_back(organiser_client, organised_event):
     entry = register(organised_event, 3)[1]
-    services.entry_withdraw(entry=entry, actor="olga", reason="went home")
+    entry_withdraw(entry=entry, actor="olga", reason="went home")
     target = url(organised_event, "organise_reinstate", entry.pk)
     body = text(organiser_client.get(url(organised_event)))
     assert f'action="{target}"' in body and "Reinstate" in body

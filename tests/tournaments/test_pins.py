@@ -10,10 +10,11 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.keeper import keeper_key
-from tournaments import services
 from tournaments.errors import NotAllowed
 from tournaments.models import EventLog
 from tournaments.services import pins
+from tournaments.services.results import result_confirm
+from tournaments.services.rounds import round_close
 
 from .conftest import finish_game, register
 
@@ -168,8 +169,8 @@ def test_a_closed_rounds_pin_is_refused_clearly(published):
     rng = random.Random(3)
     for table in tables:
         finish_game(table.game, rng)
-        services.result_confirm(table=table, actor="olga")
-    services.round_close(round_=round_, actor="olga")
+        result_confirm(table=table, actor="olga")
+    round_close(round_=round_, actor="olga")
     response = type_pin(Client(), round_.event, tables[0].number, tables[0].pin)
     assert response.status_code == 409
     assert "Round 1 is closed" in response.content.decode()

@@ -12,7 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
+from tournaments.services.results import result_confirm
+from tournaments.services.rounds import round_close
 
 from .conftest import finish_game, register
 
@@ -40,8 +41,8 @@ def _play_round(event, build_round, rng):
     tables = list(round_.tables.select_related("game").order_by("number"))
     for table in tables:
         finish_game(table.game, rng)
-        services.result_confirm(table=table, actor="olga")
-    services.round_close(round_=round_, actor="olga")
+        result_confirm(table=table, actor="olga")
+    round_close(round_=round_, actor="olga")
     return round_, tables
 
 

@@ -12,8 +12,13 @@ from django.urls import reverse
 from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import selectors, services, tasks
+from tournaments import tasks
 from tournaments.models import Event, Round
+from tournaments.selectors.public import player_names
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.results import result_confirm, result_reopen, standings_build
+from tournaments.services.rounds import round_close, round_create, round_publish
 
 from .test_services import _rotate, play_table
 
@@ -26,11 +31,11 @@ EVIL = '<script>alert("x")</script>'
 
 
 def make_event(names, *, rounds_planned=3, precedence=None, name="Friday open", seed=5):
-    club = services.club_create(name="Sofia Blato Club")
-    event = services.event_create(
+    club = club_create(name="Sofia Blato Club")
+    event = event_create(
         club=club, name=name, rounds_planned=rounds_planned, precedence=precedence, seed=seed
     )
-    services.players_register(event=event, names=names, checked_in=True)
+    players_register(event=event, names=names, checked_in=True)
     return event
 
 
@@ -39,8 +44,8 @@ def numbered(count):
 
 
 def publish_round(event) -> Round:
-    round_ = services.round_create(event=event)
-    return services.round_publish(round_=round_)
+    round_ = round_create(event=event)
+    return round_publish(round_=round_)
 
 
 def play_deals(table, count, first=1):
@@ -95,10 +100,10 @@ def squash(html: str) -> str:
 
 
 def test_events_list_running_first_then_taking_entries_then_closed(client):
-    club = services.club_create(name="Plovdiv Club")
-    closed = services.event_create(club=club, name="Last year")
+    club = club_create(name="Plovdiv Club")
+    closed = event_create(club=club, name="Last year")
     Event.objects.filter(pk=closed.pk).update(status=Event.Status.CLOSED)
-    registering = services.event_create(club=club, name="Next week")
+    registering = event_create(club=club, name="Next week")
     started = make_event(numbered(3), name="Tonight")
     publish_round(started)
     page = get(client, "events")
@@ -130,7 +135,7 @@ def test_event_home_before_a_round_and_while_one_is_drawn(client):
     event = make_event(numbered(6))
     words = squash(get(client, "event", event.slug))
     assert "No round has been drawn yet." in words and "Status Taking entries" in words
-    services.round_create(event=event)  # a draft: not public
+    round_create(event=event)  # a draft: not public
     page = get(client, "event", event.slug)
     assert "Round 1 is being drawn." in squash(page)
     assert url("round", event.slug, 1) not in page
@@ -141,7 +146,7 @@ def test_event_home_after_the_last_round(client):
     event = make_event(numbered(3), rounds_planned=1)
     round_ = publish_round(event)
     play_table(round_.tables.get())
-    services.round_close(round_=round_)
+    round_close(round_=round_)
     words = squash(get(client, "event", event.slug))
     assert "Round 1 is over, and so is the event." in words and "1 of 1 played" in words
 
@@ -208,7 +213,7 @@ def test_no_match_an_empty_name_and_no_round_yet(client):
     assert "No player of this event is called “Nobody”." in words
     words = squash(get(client, "seat", event.slug, data={"name": "maria stoyanova"}))
     assert "You are not in a published round yet" in words
-    services.round_create(event=event)  # drafts do not count
+    round_create(event=event)  # drafts do not count
     words = squash(get(client, "seat", event.slug, data={"name": "maria stoyanova"}))
     assert "You are not in a published round yet" in words
 
@@ -219,7 +224,7 @@ def test_a_bye_and_a_player_who_joined_after_the_round(client):
     bye = round_.byes.select_related("player").get().player
     words = squash(get(client, "seat", event.slug, data={"name": bye.name}))
     assert "You have a bye this round (round 1)." in words
-    services.players_register(event=event, names=["Late Comer"], checked_in=True)
+    players_register(event=event, names=["Late Comer"], checked_in=True)
     words = squash(get(client, "seat", event.slug, data={"name": "late comer"}))
     assert "You are not in round 1." in words
 
@@ -228,8 +233,8 @@ def test_a_closed_round_is_still_answered_until_the_next_is_published(client):
     event = make_event(numbered(3))
     round_ = publish_round(event)
     play_table(round_.tables.get())
-    services.round_close(round_=round_)
-    services.round_create(event=event)  # round 2: a draft
+    round_close(round_=round_)
+    round_create(event=event)  # round 2: a draft
     words = squash(get(client, "seat", event.slug, data={"name": "player 2"}))
     assert "Round 1 · this round is over" in words and "Table 1" in words
 
@@ -240,7 +245,7 @@ def test_a_closed_round_is_still_answered_until_the_next_is_published(client):
 def test_a_round_shows_its_tables_games_and_byes(client):
     event, round_, tables = running(numbered(10))
     reopened = tables[1]
-    services.result_reopen(table=reopened, actor="org", reason="check the sheet")
+    result_reopen(table=reopened, actor="org", reason="check the sheet")
     page = get(client, "round", event.slug, 1)
     words = squash(page)
     for table in tables:
@@ -297,7 +302,7 @@ def test_standings_in_the_events_precedence_with_ties_explained(client):
     # the lot is left out: its number means nothing; games played are always shown (issue
     # 12, item 4), after the precedence's metrics
     assert headings == ["Game points", "Placing points", "Games"]
-    names = selectors.player_names(event)
+    names = player_names(event)
     for row in snapshot.rows:
         assert f'href="{url("player", event.slug, row["player"])}">{names[row["player"]]}<' in page
     ranks = re.findall(r'<td class="rank">(\d+)</td>', page)
@@ -329,18 +334,18 @@ def test_no_standings_before_the_first_round(client):
 
 def test_standings_say_when_newer_results_wait_for_a_build(client, hold_builds):
     event, round_, tables = running(numbered(6))
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     assert "being updated" not in get(client, "standings", event.slug)
     play_table(tables[-1])  # confirmed, but no build runs
     assert "being updated" in get(client, "standings", event.slug)
     assert "being updated" in get(client, "standings_live", event.slug)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     assert "being updated" not in get(client, "standings", event.slug)
 
 
 def test_the_standings_poll_is_answered_304_until_something_changes(client, hold_builds):
     event, round_, tables = running(numbered(6))
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     live = url("standings_live", event.slug)
     first = client.get(live)
     assert first.status_code == 200 and first["ETag"]
@@ -362,7 +367,7 @@ def test_the_standings_poll_is_answered_304_until_something_changes(client, hold
     assert stale.status_code == 200 and "being updated" in text(stale)
     assert client.get(live, HTTP_IF_NONE_MATCH=stale["ETag"]).status_code == 304
     # ... and built
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     cache.clear()
     built = client.get(live, HTTP_IF_NONE_MATCH=stale["ETag"])
     assert built.status_code == 200 and "being updated" not in text(built)
@@ -389,7 +394,7 @@ def test_a_players_rounds_opponents_results_and_standing(client):
     first = publish_round(event)
     for table in first.tables.all():
         play_table(table)
-    services.round_close(round_=first)
+    round_close(round_=first)
     second = publish_round(event)
     bye_player = first.byes.get().player_id
     table = next(t for t in second.tables.all() if bye_player in t.seat_ids)
@@ -455,8 +460,8 @@ def test_negative_numbers_carry_a_true_minus_sign_on_every_page(client):
     event = make_event(numbered(3), rounds_planned=1)
     table = publish_round(event).tables.select_related("game").get()
     autoplay.play(table.game, random.Random(3), actor="test")
-    services.result_confirm(table=table, actor="org")
-    services.standings_build(event_id=event.pk)
+    result_confirm(table=table, actor="org")
+    standings_build(event_id=event.pk)
     game = Game.objects.get(pk=table.game_id)
     low = min(game.totals)
     assert low < 0

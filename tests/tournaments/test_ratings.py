@@ -16,10 +16,14 @@ from openskill.models import PlackettLuce
 from scoring import autoplay
 from scoring import services as scoring
 from tests.tournaments.season_nights import MEMBERS, play_night
-from tournaments import services, walkouts
+from tournaments import walkouts
 from tournaments.models import Club, ClubGame, Rating, RatingStep, Round, Table
 from tournaments.ratings import Batch, RatedGame, rate_batch, rate_batches
 from tournaments.services import ratings as rate
+from tournaments.services.event import event_create
+from tournaments.services.registration import players_register
+from tournaments.services.results import result_confirm
+from tournaments.services.rounds import round_create, round_pair, round_publish
 
 pytestmark = pytest.mark.django_db
 
@@ -119,29 +123,29 @@ def test_a_confirmation_in_an_older_round_rerates_after_it(
 ):
     """A table of an earlier round (another event's) confirmed after a later round was rated
     moves everything after it."""
-    event = services.event_create(club=club, name="Late table", rounds_planned=1, seed=3)
-    services.players_register(event=event, names=MEMBERS, checked_in=True)
-    round_ = services.round_pair(round_id=services.round_create(event=event, actor="t").pk)
-    services.round_publish(round_=round_, actor="t")
+    event = event_create(club=club, name="Late table", rounds_planned=1, seed=3)
+    players_register(event=event, names=MEMBERS, checked_in=True)
+    round_ = round_pair(round_id=round_create(event=event, actor="t").pk)
+    round_publish(round_=round_, actor="t")
     late, on_time = round_.tables.select_related("game").order_by("number")
     rng = random.Random(3)
     with django_capture_on_commit_callbacks(execute=True):
         for table in (late, on_time):
             autoplay.play(table.game, rng, actor="t")
-        services.result_confirm(table=on_time, actor="t")
+        result_confirm(table=on_time, actor="t")
     nights(club, django_capture_on_commit_callbacks, count=1)
     assert_close(stored(club), expected(club))
     with django_capture_on_commit_callbacks(execute=True):
-        services.result_confirm(table=late, actor="t")
+        result_confirm(table=late, actor="t")
     assert RatingStep.objects.filter(game_id=late.game_id).count() == 3
     assert_close(stored(club), expected(club))
 
 
 def test_a_substitute_is_rated_for_the_seat(club, django_capture_on_commit_callbacks):
-    event = services.event_create(club=club, name="Walkout", rounds_planned=1, seed=5)
-    services.players_register(event=event, names=MEMBERS + ["Sub"], checked_in=True)
-    round_ = services.round_pair(round_id=services.round_create(event=event, actor="t").pk)
-    services.round_publish(round_=round_, actor="t")
+    event = event_create(club=club, name="Walkout", rounds_planned=1, seed=5)
+    players_register(event=event, names=MEMBERS + ["Sub"], checked_in=True)
+    round_ = round_pair(round_id=round_create(event=event, actor="t").pk)
+    round_publish(round_=round_, actor="t")
     table = round_.tables.order_by("number").first()
     bye = round_.byes.get().player
     leaver = table.seat_0
@@ -150,22 +154,22 @@ def test_a_substitute_is_rated_for_the_seat(club, django_capture_on_commit_callb
     with django_capture_on_commit_callbacks(execute=True):
         for t in round_.tables.select_related("game"):
             autoplay.play(t.game, rng, actor="t")
-            services.result_confirm(table=t, actor="t")
+            result_confirm(table=t, actor="t")
     assert RatingStep.objects.filter(game_id=table.game_id, player=bye).exists()
     assert not RatingStep.objects.filter(player=leaver).exists()
     assert_close(stored(club), expected(club))
 
 
 def test_void_tables_and_other_clubs_are_not_rated(club, django_capture_on_commit_callbacks):
-    event = services.event_create(club=club, name="Void", rounds_planned=1, seed=8)
-    services.players_register(event=event, names=MEMBERS, checked_in=True)
-    round_ = services.round_pair(round_id=services.round_create(event=event, actor="t").pk)
-    services.round_publish(round_=round_, actor="t")
+    event = event_create(club=club, name="Void", rounds_planned=1, seed=8)
+    players_register(event=event, names=MEMBERS, checked_in=True)
+    round_ = round_pair(round_id=round_create(event=event, actor="t").pk)
+    round_publish(round_=round_, actor="t")
     void, played = round_.tables.select_related("game").order_by("number")
     with django_capture_on_commit_callbacks(execute=True):
         walkouts.table_void(table=void, reason="left", actor="t")
         autoplay.play(played.game, random.Random(1), actor="t")
-        services.result_confirm(table=played, actor="t")
+        result_confirm(table=played, actor="t")
     assert set(Rating.objects.values_list("player_id", flat=True)) == set(played.seat_ids)
     other = Club.objects.create(name="Other", slug="other")
     nights(other, django_capture_on_commit_callbacks, count=1, rounds=1)
@@ -230,12 +234,12 @@ def test_round_one_of_a_swiss_event_is_seeded_by_rating(club, django_capture_on_
         .order_by("-ordinal")
         .values_list("player_id", flat=True)
     )
-    event = services.event_create(club=club, name="Seeded", rounds_planned=2, seed=9)
+    event = event_create(club=club, name="Seeded", rounds_planned=2, seed=9)
     event.seed_by_rating = True
     event.save()
     newcomers = ["Nia", "Oleg", "Rosa"]
-    services.players_register(event=event, names=MEMBERS + newcomers, checked_in=True)
-    round_ = services.round_pair(round_id=services.round_create(event=event, actor="t").pk)
+    players_register(event=event, names=MEMBERS + newcomers, checked_in=True)
+    round_ = round_pair(round_id=round_create(event=event, actor="t").pk)
     tables = [set(t.seat_ids) for t in round_.tables.order_by("number")]
     new_ids = set(club.players.filter(name__in=newcomers).values_list("pk", flat=True))
     assert tables == [set(by_rating[:3]), set(by_rating[3:6]), new_ids]
@@ -245,9 +249,9 @@ def test_without_the_setting_round_one_ignores_ratings(club, django_capture_on_c
     from tournaments import bridge
 
     nights(club, django_capture_on_commit_callbacks, count=1)
-    event = services.event_create(club=club, name="Unseeded", rounds_planned=1, seed=9)
-    services.players_register(event=event, names=MEMBERS, checked_in=True)
-    round_ = services.round_create(event=event, actor="t")
+    event = event_create(club=club, name="Unseeded", rounds_planned=1, seed=9)
+    players_register(event=event, names=MEMBERS, checked_in=True)
+    round_ = round_create(event=event, actor="t")
     request = bridge.pairing_request(round_)
     assert {e.rank for e in request.entrants} == {1}
 

@@ -7,10 +7,13 @@ import pytest
 from django.core.cache import cache
 
 from scoring import services as scoring
-from tournaments import selectors, services, walkouts
+from tournaments import walkouts
 from tournaments.models import Player, Round
 from tournaments.presenters.seat import seat_answer, seat_map
+from tournaments.selectors.public import player_names, players_matching, published_round
 from tournaments.services import members
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_close, round_create, round_publish, round_swap
 from tournaments.views import public_kept
 
 from .test_public_pages import make_event, numbered, play_deals, publish_round, text, url
@@ -162,9 +165,9 @@ def test_another_language_is_another_copy(client, renders):
 
 def test_the_kept_seat_answers_are_seat_answer(client):
     event, round_, tables = evening()
-    services.players_register(event=event, names=["Late Comer"], checked_in=True)
+    players_register(event=event, names=["Late Comer"], checked_in=True)
     kept = seat_map(event)
-    for pid in selectors.player_names(event):
+    for pid in player_names(event):
         assert kept.answer(pid) == seat_answer(event, pid)
 
 
@@ -193,8 +196,8 @@ def test_the_quick_whole_name_search_finds_what_the_full_search_does(typed):
     names += ["Мария Георгиева", "Ana Ivanova", "Ani Ivanova", "Hristo Georgiev"]
     event = make_event(names)
     kept = seat_map(event)
-    assert kept.exact(typed) == selectors.players_matching(event, typed)[0]
-    assert kept.matching(typed) == selectors.players_matching(event, typed)
+    assert kept.exact(typed) == players_matching(event, typed)[0]
+    assert kept.matching(typed) == players_matching(event, typed)
 
 
 def test_the_seat_page_picks_from_the_list_as_before(client):
@@ -256,7 +259,7 @@ def test_a_table_ended_early_and_the_round_closed_show_at_once(client):
     someone = tables[1].seat_0
     assert "this round is over" not in seat_page(client, event, someone.name)
     play_table(tables[1])
-    services.round_close(round_=round_, actor="o")
+    round_close(round_=round_, actor="o")
     assert "This round is over." in round_page(client, event)
     assert "this round is over" in seat_page(client, event, someone.name)
 
@@ -265,14 +268,14 @@ def test_the_next_round_shows_as_published_after_a_swap(client):
     event, round_, tables = evening(6)
     for table in tables:
         play_table(table)
-    services.round_close(round_=round_, actor="o")
-    draft = Round.objects.get(pk=services.round_create(event=event).pk)
+    round_close(round_=round_, actor="o")
+    draft = Round.objects.get(pk=round_create(event=event).pk)
     first, second = draft.tables.order_by("number")
     a, b = first.seat_0, second.seat_0
     assert "Round 1" in seat_page(client, event, a.name)  # the draft is not public
     assert client.get(url("round", event.slug, 2)).status_code == 404
-    services.round_swap(round_=draft, first=a.pk, second=b.pk)
-    services.round_publish(round_=draft)
+    round_swap(round_=draft, first=a.pk, second=b.pk)
+    round_publish(round_=draft)
     for player, table in ((a, second), (b, first)):
         answer = seat_page(client, event, player.name).split('class="seat-answer"')[1]
         assert "Round 2" in answer and f"Table {table.number}" in answer
@@ -335,6 +338,6 @@ def test_scoring_changes_move_the_version(client):
     """Every scoring write moves its game's version: the kept page's key depends on it."""
     event, round_, tables = evening()
     game = tables[0].game
-    before = selectors.published_round(event, 1).games_version
+    before = published_round(event, 1).games_version
     scoring.deal_record(game_id=game.pk, number=1, calls=["spades"], tricks=[3, 8, 5])
-    assert selectors.published_round(event, 1).games_version > before
+    assert published_round(event, 1).games_version > before

@@ -13,9 +13,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from tournaments import round_page_render, selectors, walkouts
+from tournaments import round_page_render, walkouts
 from tournaments.models import Event, Round
 from tournaments.presenters.seat import seat_map, seat_map_compact, seat_map_from
+from tournaments.selectors.public import published_round
 from tournaments.services import members
 from tournaments.views import public_kept
 
@@ -64,7 +65,7 @@ def fresh_process():
 
 def as_the_page_reads(event, number=1):
     event = Event.objects.get(pk=event.pk)
-    return event, selectors.published_round(event, number)
+    return event, published_round(event, number)
 
 
 def test_publishing_writes_the_tables_for_every_language(client, renders):

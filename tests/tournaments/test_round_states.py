@@ -11,9 +11,20 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import bridge, pairing, selectors, services, tasks
+from tournaments import bridge, pairing, tasks
 from tournaments.errors import NotAllowed
 from tournaments.models import Entry, EventLog, Round
+from tournaments.selectors.organise import round_actions, round_to_build
+from tournaments.services.registration import entry_withdraw
+from tournaments.services.results import result_confirm
+from tournaments.services.rounds import (
+    round_close,
+    round_create,
+    round_delete,
+    round_pair,
+    round_publish,
+    round_retry,
+)
 
 from .conftest import finish_game, register
 
@@ -56,16 +67,16 @@ def test_a_round_with_fewer_than_3_players_is_refused_at_once(organised_event, c
     register(organised_event, checked_in)
     register(organised_event, 4, checked_in=False, start=10)  # entered, not here
     with pytest.raises(NotAllowed) as refused:
-        services.round_create(event=organised_event, actor="olga")
+        round_create(event=organised_event, actor="olga")
     assert refused.value.message == message and refused.value.kind == "not_allowed"  # 409
     assert not organised_event.rounds.exists()
 
 
 def test_withdrawn_players_do_not_count_towards_the_three(organised_event):
     entries = register(organised_event, 3)
-    services.entry_withdraw(entry=entries[0], actor="olga")
+    entry_withdraw(entry=entries[0], actor="olga")
     with pytest.raises(NotAllowed, match="only 2 players are checked in"):
-        services.round_create(event=organised_event)
+        round_create(event=organised_event)
 
 
 def test_the_dashboard_says_so_before_the_tap_and_the_refusal_comes_back_to_it(
@@ -88,7 +99,7 @@ def test_a_round_still_open_is_named_in_the_refusal(organised_event, build_round
     register(organised_event, 6)
     build_round(organised_event)
     with pytest.raises(NotAllowed, match="round 1 is a draft: publish it or delete it first"):
-        services.round_create(event=organised_event)
+        round_create(event=organised_event)
 
 
 # --- a build that fails anyway ends failed, with its reason ------------------------------------
@@ -98,7 +109,7 @@ def test_a_round_whose_field_shrank_before_its_build_fails_with_the_reason(organ
     """Before: the worker raised ValueError and the round stayed pending for ever."""
     register(organised_event, 2)
     round_ = pending_round(organised_event)  # e.g. asked for before a withdrawal
-    round_ = services.round_pair(round_id=round_.pk)
+    round_ = round_pair(round_id=round_.pk)
     assert round_.status == Round.Status.FAILED
     assert round_.build_error == "only 2 players are checked in; a round needs at least 3"
     assert tasks.pair_round(round_.pk) == "failed"  # the task again: nothing to do
@@ -111,7 +122,7 @@ def test_any_error_in_the_build_ends_it_failed(organised_event, monkeypatch):
         raise RuntimeError("the pairing crashed")
 
     monkeypatch.setattr(pairing, "pair", broken)
-    round_ = services.round_pair(round_id=pending_round(organised_event).pk)
+    round_ = round_pair(round_id=pending_round(organised_event).pk)
     assert round_.status == Round.Status.FAILED
     assert round_.build_error == "RuntimeError: the pairing crashed"
     assert not round_.tables.exists()
@@ -123,7 +134,7 @@ def test_any_error_in_the_build_ends_it_failed(organised_event, monkeypatch):
 
     monkeypatch.setattr(bridge, "pairing_request", no_request)
     Round.objects.filter(pk=round_.pk).update(status=Round.Status.PENDING)
-    assert services.round_pair(round_id=round_.pk).status == Round.Status.FAILED
+    assert round_pair(round_id=round_.pk).status == Round.Status.FAILED
 
 
 def test_the_sweep_fails_such_a_round_instead_of_raising_every_minute(organised_event):
@@ -139,7 +150,7 @@ def test_the_failed_round_page_gives_the_reason_and_both_ways_out(
     organiser_client, organised_event
 ):
     register(organised_event, 2)
-    services.round_pair(round_id=pending_round(organised_event).pk)
+    round_pair(round_id=pending_round(organised_event).pk)
     body = text(organiser_client.get(url(organised_event, "organise_round", 1)))
     assert (
         "The round could not be built: only 2 players are checked in; a round needs at least 3"
@@ -158,11 +169,11 @@ def test_a_failed_round_built_again_after_check_ins_takes_everyone_entered(
     organised_event, django_capture_on_commit_callbacks
 ):
     register(organised_event, 2)
-    round_ = services.round_pair(round_id=pending_round(organised_event).pk)
+    round_ = round_pair(round_id=pending_round(organised_event).pk)
     late = register(organised_event, 4, start=10)  # entered while round 1 had failed
     assert {entry.joined_round for entry in late} == {1}
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_retry(round_=round_, actor="olga")
+        round_retry(round_=round_, actor="olga")
     round_.refresh_from_db()
     assert round_.status == Round.Status.DRAFT and round_.build_error == ""
     assert round_.tables.count() == 2 and round_.flags == []
@@ -172,7 +183,7 @@ def test_deleting_a_failed_or_draft_round_lets_its_number_be_built_again(
     organiser_client, organised_event, build_round
 ):
     register(organised_event, 2)
-    services.round_pair(round_id=pending_round(organised_event).pk)
+    round_pair(round_id=pending_round(organised_event).pk)
     response = organiser_client.post(url(organised_event, "organise_round_delete", 1))
     assert response.status_code == 302
     assert response["Location"] == url(organised_event, "organise_event")
@@ -191,7 +202,7 @@ def test_deleting_a_failed_or_draft_round_lets_its_number_be_built_again(
             "joined_round", flat=True
         )
     ) == {2}
-    services.round_delete(round_=draft, actor="olga")
+    round_delete(round_=draft, actor="olga")
     # ... until round 1 is deleted: then they play the round 1 built next
     assert set(Entry.objects.values_list("joined_round", flat=True)) == {1}
     assert build_round(organised_event).tables.count() == 3
@@ -203,7 +214,7 @@ def test_published_and_closed_rounds_are_never_deleted(
     register(organised_event, 3)
     round_ = build_round(organised_event, publish=True)
     with pytest.raises(NotAllowed, match="can be deleted"):
-        services.round_delete(round_=round_)
+        round_delete(round_=round_)
     response = organiser_client.post(url(organised_event, "organise_round_delete", 1))
     assert response.status_code == 302
     assert response["Location"] == url(organised_event, "organise_round", 1)
@@ -224,7 +235,7 @@ def test_a_round_pending_over_a_minute_says_so_and_is_built_on_the_spot(
     assert "Building tables…" in body and 'hx-trigger="every 2s"' in body
     assert url(organised_event, "organise_round_retry", 1) not in body
     with pytest.raises(NotAllowed):
-        services.round_retry(round_=round_)
+        round_retry(round_=round_)
 
     age(round_, 61)
     body = text(organiser_client.get(url(organised_event, "organise_round", 1)))
@@ -252,7 +263,7 @@ def _published_and_played(event, build_round) -> Round:
     rng = random.Random(7)
     for table in round_.tables.select_related("game"):
         finish_game(table.game, rng)
-        services.result_confirm(table=table, actor="olga")
+        result_confirm(table=table, actor="olga")
     return round_
 
 
@@ -262,22 +273,22 @@ def _state(event, status: str, build_round) -> Round:
         return age(pending_round(event), 120)
     if status == Round.Status.FAILED:
         Entry.objects.filter(event=event).update(checked_in=False)
-        round_ = services.round_pair(round_id=pending_round(event).pk)
+        round_ = round_pair(round_id=pending_round(event).pk)
         Entry.objects.filter(event=event).update(checked_in=True)
         return round_
     if status == Round.Status.DRAFT:
         return build_round(event)
     round_ = _published_and_played(event, build_round)
     if status == Round.Status.CLOSED:
-        return services.round_close(round_=round_, actor="olga")
+        return round_close(round_=round_, actor="olga")
     return round_
 
 
 ACTIONS = {
-    "retry": lambda r: services.round_retry(round_=r, actor="olga"),
-    "delete": lambda r: services.round_delete(round_=r, actor="olga"),
-    "publish": lambda r: services.round_publish(round_=r, actor="olga"),
-    "close": lambda r: services.round_close(round_=r, actor="olga"),
+    "retry": lambda r: round_retry(round_=r, actor="olga"),
+    "delete": lambda r: round_delete(round_=r, actor="olga"),
+    "publish": lambda r: round_publish(round_=r, actor="olga"),
+    "close": lambda r: round_close(round_=r, actor="olga"),
     "swap": None,  # stays a draft by design: not a way out
 }
 
@@ -287,11 +298,11 @@ def test_every_state_has_a_way_out(
     status, organised_event, build_round, django_capture_on_commit_callbacks
 ):
     register(organised_event, 6)
-    offered = selectors.round_actions(_state(organised_event, status, build_round))
+    offered = round_actions(_state(organised_event, status, build_round))
     if status == Round.Status.CLOSED:
         # final for the round: the way forward is the event's next round
         assert offered == frozenset()
-        assert selectors.round_to_build(organised_event, organised_event.rounds.last()) == 2
+        assert round_to_build(organised_event, organised_event.rounds.last()) == 2
         return
     left = []
     for action in sorted(offered):
@@ -314,7 +325,7 @@ def test_the_page_offers_exactly_the_actions_the_rule_allows(
     register(organised_event, 6)
     round_ = _state(organised_event, status, build_round)
     body = text(organiser_client.get(url(organised_event, "organise_round", 1)))
-    allowed = selectors.round_actions(round_)
+    allowed = round_actions(round_)
     for action in ("retry", "delete", "publish", "swap", "close"):
         offered = url(organised_event, f"organise_round_{action}", 1) in body
         assert offered == (action in allowed), (status, action)

@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import ClubLog, Event, Season
 from tournaments.services import seasons as writes
+from tournaments.services.event import club_create, event_create
 
 from .season_nights import MEMBERS, play_night
 
@@ -26,7 +26,7 @@ POINTS = (10, 8, 6, 5, 4, 3, 2, 1)
 
 @pytest.fixture
 def club():
-    return services.club_create(name="Plovdiv Blato", slug="plovdiv")
+    return club_create(name="Plovdiv Blato", slug="plovdiv")
 
 
 @pytest.fixture
@@ -164,7 +164,7 @@ def test_projector_and_downloads(season):
 
 
 def test_unknown_seasons_are_404(season, club):
-    other = services.club_create(name="Varna", slug="varna")
+    other = club_create(name="Varna", slug="varna")
     client = Client()
     assert client.get(f"/clubs/varna/seasons/{season.pk}/").status_code == 404
     assert client.get(f"/clubs/plovdiv/seasons/{season.pk + 99}/").status_code == 404
@@ -258,8 +258,8 @@ def test_only_the_clubs_organisers_run_its_seasons(club, outsider_client, organi
 
 
 def test_an_event_of_another_club_cannot_join(club):
-    other = services.club_create(name="Varna")
-    event = services.event_create(club=other, name="Elsewhere")
+    other = club_create(name="Varna")
+    event = event_create(club=other, name="Elsewhere")
     season = writes.season_create(club=club, name="S")
     with pytest.raises(services_error()):
         writes.season_add_event(season, event)

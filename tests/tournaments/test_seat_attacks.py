@@ -11,8 +11,10 @@ from django.urls import reverse
 
 from scoring.models import Game, Quorum, SeatClaim
 from tests.scoring.test_manage import finish
-from tournaments import services as events
 from tournaments.models import Entry
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db
 
@@ -21,13 +23,13 @@ NAMES = ["Ana", "Boris", "Vera"]
 
 def evening(quorum: str, capture):
     """An event asking `quorum`, three players, its one table published and finished."""
-    club = events.club_create(name="Club")
-    event = events.event_create(club=club, name="Evening", seed=3, confirm_quorum=quorum)
-    events.players_register(event=event, names=NAMES, checked_in=True)
+    club = club_create(name="Club")
+    event = event_create(club=club, name="Evening", seed=3, confirm_quorum=quorum)
+    players_register(event=event, names=NAMES, checked_in=True)
     with capture(execute=True):
-        round_ = events.round_create(event=event)
+        round_ = round_create(event=event)
     round_.refresh_from_db()
-    events.round_publish(round_=round_, actor="olga")
+    round_publish(round_=round_, actor="olga")
     table = round_.tables.get()
     return event, table, finish(table.game)
 

@@ -13,8 +13,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import Player
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.rounds import round_create, round_publish
 from tournaments.views import public_kept, public_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,10 +28,10 @@ TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
 
 @pytest.fixture
 def event():
-    club = services.club_create(name="Sofia Blato Club")
-    event = services.event_create(club=club, name="Friday open", rounds_planned=3, seed=5)
-    services.players_register(event=event, names=NAMES, checked_in=True)
-    services.round_publish(round_=services.round_create(event=event))
+    club = club_create(name="Sofia Blato Club")
+    event = event_create(club=club, name="Friday open", rounds_planned=3, seed=5)
+    players_register(event=event, names=NAMES, checked_in=True)
+    round_publish(round_=round_create(event=event))
     public_kept.pages.clear()
     return event
 

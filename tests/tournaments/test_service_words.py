@@ -7,63 +7,64 @@ from django.utils import translation
 
 from scoring import services as scoring
 from scoring.errors import ScoringError
-from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Event
+from tournaments.services.event import club_create, event_create, event_update
+from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 
 
 def club():
-    return services.club_create(name="Sofia Blato Club")
+    return club_create(name="Sofia Blato Club")
 
 
 def closed_event():
-    event = services.event_create(club=club(), name="Over")
+    event = event_create(club=club(), name="Over")
     Event.objects.filter(pk=event.pk).update(status=Event.Status.CLOSED)
     event.refresh_from_db()
     return event
 
 
 def open_event():
-    return services.event_create(club=club(), name="Friday")
+    return event_create(club=club(), name="Friday")
 
 
 REFUSALS = {
     "no name": (
-        lambda: services.players_register(event=open_event(), names=[" "]),
+        lambda: players_register(event=open_event(), names=[" "]),
         "a player needs a name",
     ),
     "a long name": (
-        lambda: services.players_register(event=open_event(), names=["x" * 81]),
+        lambda: players_register(event=open_event(), names=["x" * 81]),
         "a name has at most 80 characters",
     ),
     "a name twice": (
-        lambda: services.players_register(event=open_event(), names=["Ana", "ana"]),
+        lambda: players_register(event=open_event(), names=["Ana", "ana"]),
         "is in the list twice",
     ),
     "a closed event": (
-        lambda: services.players_register(event=closed_event(), names=["Ana"]),
+        lambda: players_register(event=closed_event(), names=["Ana"]),
         "the event is closed",
     ),
     "a pairing mode": (
-        lambda: services.event_create(club=club(), name="X", pairing_modes=["x"]),
+        lambda: event_create(club=club(), name="X", pairing_modes=["x"]),
         "unknown pairing mode",
     ),
     "placing points": (
-        lambda: services.event_create(club=club(), name="X", placing_points=[0, 2, 1]),
+        lambda: event_create(club=club(), name="X", placing_points=[0, 2, 1]),
         "A lower place cannot get more placing points",
     ),
     "a tie-break twice": (
-        lambda: services.event_create(club=club(), name="X", precedence=["score", "score"]),
+        lambda: event_create(club=club(), name="X", precedence=["score", "score"]),
         "A tie-break is chosen twice",
     ),
     "the lot first": (
-        lambda: services.event_create(club=club(), name="X", precedence=["lot", "score"]),
+        lambda: event_create(club=club(), name="X", precedence=["lot", "score"]),
         "The drawing of lots must be the last tie-break",
     ),
     "no event name": (
-        lambda: services.event_update(
+        lambda: event_update(
             event=open_event(),
             name=" ",
             rounds_planned=4,

@@ -8,22 +8,30 @@ from django.core.management import call_command
 
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import services
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import (
+    entry_check_in,
+    entry_reinstate,
+    entry_withdraw,
+    players_register,
+)
+from tournaments.services.results import result_confirm, result_reopen, standings_build
+from tournaments.services.rounds import round_close, round_create, round_publish, round_swap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def event():
-    club = services.club_create(name="Sofia Blato Club")
-    return services.event_create(club=club, name="Friday night", rounds_planned=2, seed=11)
+    club = club_create(name="Sofia Blato Club")
+    return event_create(club=club, name="Friday night", rounds_planned=2, seed=11)
 
 
 def field(event, count, checked_in=True):
     names = [f"Player {n}" for n in range(1, count + 1)]
-    return services.players_register(event=event, names=names, checked_in=checked_in)
+    return players_register(event=event, names=names, checked_in=checked_in)
 
 
 def play_table(table: Table, tricks=(3, 8, 5)):
@@ -37,7 +45,7 @@ def play_table(table: Table, tricks=(3, 8, 5)):
             tricks=None or list(_rotate(tricks, game.first_dealer, number)),
         )
     scoring.last_tricks_add(game_id=game.pk, number=9, last_tricks=[0, 1])
-    services.result_confirm(table=table, actor="org")
+    result_confirm(table=table, actor="org")
 
 
 def _rotate(tricks, first_dealer, number):
@@ -56,23 +64,23 @@ def test_event_settings_are_checked(event):
         dict(bye_policy="x"),
     ):
         with pytest.raises(TournamentError):
-            services.event_create(club=club, name="Bad", **bad)
+            event_create(club=club, name="Bad", **bad)
 
 
 def test_a_player_keeps_one_identity_across_the_clubs_events(event):
     field(event, 3)
-    other = services.event_create(club=event.club, name="Saturday")
-    services.players_register(event=other, names=["Player  1", "Newcomer"])
+    other = event_create(club=event.club, name="Saturday")
+    players_register(event=other, names=["Player  1", "Newcomer"])
     assert Player.objects.filter(club=event.club).count() == 4
     assert Entry.objects.filter(player__name="Player 1").count() == 2
     with pytest.raises(TournamentError):
-        services.players_register(event=other, names=["   "])
+        players_register(event=other, names=["   "])
 
 
 def test_a_round_is_paired_by_the_task_reviewed_swapped_published_and_closed(event):
     entries = field(event, 10)
-    services.entry_check_in(entry=entries[9], checked_in=False)  # 9 play
-    round_ = services.round_create(event=event, actor="org")
+    entry_check_in(entry=entries[9], checked_in=False)  # 9 play
+    round_ = round_create(event=event, actor="org")
     round_.refresh_from_db()
     assert round_.status == Round.Status.DRAFT and round_.pairing_seconds is not None
     tables = list(round_.tables.all())
@@ -80,20 +88,20 @@ def test_a_round_is_paired_by_the_task_reviewed_swapped_published_and_closed(eve
     seated = sorted(pid for table in tables for pid in table.seat_ids)
     assert seated == sorted(entry.player_id for entry in entries[:9])
     a, b = tables[0].seat_0_id, tables[1].seat_2_id
-    services.round_swap(round_=round_, first=a, second=b, actor="org")
+    round_swap(round_=round_, first=a, second=b, actor="org")
     assert Table.objects.get(pk=tables[0].pk).seat_0_id == b
     assert Table.objects.get(pk=tables[1].pk).seat_2_id == a
     with pytest.raises(NotAllowed):
-        services.round_create(event=event)
-    services.round_publish(round_=round_, actor="org")
+        round_create(event=event)
+    round_publish(round_=round_, actor="org")
     with pytest.raises(NotAllowed):
-        services.round_swap(round_=round_, first=a, second=b)
+        round_swap(round_=round_, first=a, second=b)
     with pytest.raises(NotAllowed, match="neither confirmed nor void"):
-        services.round_close(round_=round_)
+        round_close(round_=round_)
     for table in round_.tables.select_related("game"):
         assert table.game.players == [player.name for player in table.seats]
         play_table(table)
-    services.round_close(round_=round_, actor="org")
+    round_close(round_=round_, actor="org")
     snapshot = event.standings.first()
     assert snapshot.rounds_complete == 1 and len(snapshot.rows) == 10
     actions = list(EventLog.objects.filter(event=event).values_list("action", flat=True))
@@ -102,12 +110,12 @@ def test_a_round_is_paired_by_the_task_reviewed_swapped_published_and_closed(eve
 
 def test_swapping_into_a_repeat_is_flagged(event):
     field(event, 6)
-    first = services.round_create(event=event)
-    services.round_publish(round_=first)
+    first = round_create(event=event)
+    round_publish(round_=first)
     for table in first.tables.all():
         play_table(table)
-    services.round_close(round_=first)
-    second = services.round_create(event=event)
+    round_close(round_=first)
+    second = round_create(event=event)
     second.refresh_from_db()
     old = first.tables.order_by("number")[0].seat_ids
     t1, t2 = second.tables.order_by("number")
@@ -115,7 +123,7 @@ def test_swapping_into_a_repeat_is_flagged(event):
     mover = next(p for p in old if p not in t1.seat_ids)
     partner = next(p for p in old if p in t1.seat_ids)
     out = next(p for p in t1.seat_ids if p != partner)
-    services.round_swap(round_=second, first=mover, second=out)
+    round_swap(round_=second, first=mover, second=out)
     flags = Table.objects.get(pk=t1.pk).flags
     assert any(flag["code"] == "repeat" for flag in flags)
     assert t2.pk  # the other table is flagged again too (and may be clean)
@@ -123,15 +131,15 @@ def test_swapping_into_a_repeat_is_flagged(event):
 
 def test_byes_go_round_and_a_withdrawn_player_is_left_out(event):
     entries = field(event, 7)
-    first = services.round_create(event=event)
+    first = round_create(event=event)
     first_bye = set(first.byes.values_list("player_id", flat=True))
     assert len(first_bye) == 1
-    services.round_publish(round_=first)
+    round_publish(round_=first)
     for table in first.tables.all():
         play_table(table)
-    services.round_close(round_=first)
-    services.entry_withdraw(entry=entries[0], actor="org", reason="went home")
-    second = services.round_create(event=event)
+    round_close(round_=first)
+    entry_withdraw(entry=entries[0], actor="org", reason="went home")
+    second = round_create(event=event)
     seated = {pid for table in second.tables.all() for pid in table.seat_ids}
     assert entries[0].player_id not in seated
     assert len(seated) == 6 and not second.byes.exists()
@@ -140,11 +148,11 @@ def test_byes_go_round_and_a_withdrawn_player_is_left_out(event):
 def test_a_withdrawal_is_final_even_for_a_stale_copy_of_the_entry(event):
     entry = field(event, 3)[0]
     stale = Entry.objects.get(pk=entry.pk)  # read before the withdrawal, as a second tab would
-    services.entry_withdraw(entry=entry, actor="org", reason="went home")
+    entry_withdraw(entry=entry, actor="org", reason="went home")
     with pytest.raises(NotAllowed, match="has withdrawn"):
-        services.entry_check_in(entry=stale, checked_in=False, actor="org")
+        entry_check_in(entry=stale, checked_in=False, actor="org")
     with pytest.raises(NotAllowed, match="has withdrawn"):
-        services.entry_withdraw(entry=stale, actor="org", reason="again")
+        entry_withdraw(entry=stale, actor="org", reason="again")
     entry.refresh_from_db()
     assert entry.withdrawn and entry.checked_in
     assert EventLog.objects.filter(event=event, action="withdrawn").count() == 1
@@ -152,17 +160,17 @@ def test_a_withdrawal_is_final_even_for_a_stale_copy_of_the_entry(event):
 
 def test_a_reinstated_player_is_paired_again_from_the_next_round(event):
     entries = field(event, 6)
-    services.entry_withdraw(entry=entries[0], actor="org", reason="ill")
+    entry_withdraw(entry=entries[0], actor="org", reason="ill")
     with pytest.raises(NotAllowed, match="has not withdrawn"):
-        services.entry_reinstate(entry=entries[1], actor="org")
-    first = services.round_create(event=event)
+        entry_reinstate(entry=entries[1], actor="org")
+    first = round_create(event=event)
     assert entries[0].player_id not in {p for t in first.tables.all() for p in t.seat_ids}
-    services.round_publish(round_=first)
+    round_publish(round_=first)
     for table in first.tables.all():
         play_table(table)
-    services.round_close(round_=first)
-    services.entry_reinstate(entry=entries[0], actor="org", reason="better")
-    second = services.round_create(event=event)
+    round_close(round_=first)
+    entry_reinstate(entry=entries[0], actor="org", reason="better")
+    second = round_create(event=event)
     seated = {p for t in second.tables.all() for p in t.seat_ids}
     byes = set(second.byes.values_list("player_id", flat=True))
     assert entries[0].player_id in seated | byes and len(seated | byes) == 6
@@ -170,13 +178,13 @@ def test_a_reinstated_player_is_paired_again_from_the_next_round(event):
 
 def test_standings_rebuild_only_when_results_change_and_follow_a_reopened_result(event):
     field(event, 3)
-    round_ = services.round_create(event=event)
-    services.round_publish(round_=round_)
+    round_ = round_create(event=event)
+    round_publish(round_=round_)
     table = round_.tables.get()
     play_table(table)
     first = event.standings.first()
-    assert services.standings_build(event_id=event.pk).pk == first.pk  # nothing new: no build
-    services.result_reopen(table=table, actor="org", reason="wrong tricks in hand 9")
+    assert standings_build(event_id=event.pk).pk == first.pk  # nothing new: no build
+    result_reopen(table=table, actor="org", reason="wrong tricks in hand 9")
     assert event.standings.first().pk != first.pk
     assert Game.objects.get(pk=table.game_id).result == Game.Result.FINISHED
 

@@ -11,7 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import formats, translation
 
-from tournaments import services
+from tournaments.services._common import standings_changed
+from tournaments.services.registration import players_register
+from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 
@@ -25,14 +27,14 @@ def squash(response) -> str:
 @pytest.fixture
 def played(organised_event, build_round, django_capture_on_commit_callbacks):
     """Round 1 of six players, both tables played and confirmed."""
-    services.players_register(event=organised_event, names=["Анна Иванова"], checked_in=True)
+    players_register(event=organised_event, names=["Анна Иванова"], checked_in=True)
     register(organised_event, 5)
     round_ = build_round(organised_event, publish=True)
     rng = random.Random(3)
     for table in round_.tables.all():
         finish_game(table.game, rng)
         with django_capture_on_commit_callbacks(execute=True):
-            services.result_confirm(table=table, actor="olga")
+            result_confirm(table=table, actor="olga")
     return organised_event
 
 
@@ -72,7 +74,7 @@ def test_the_player_page_tells_placing_points_from_game_points(played):
 def test_the_head_to_head_column_says_what_it_counts(played):
     played.precedence = ["placing_points", "head_to_head", "lot"]
     played.save()
-    services.standings_changed(played)
+    standings_changed(played)
     response = Client().get(reverse("tournaments:standings", args=[played.slug]))
     words = squash(response)
     assert "Head to head" not in words

@@ -8,8 +8,13 @@ selectors.results_newer_than, a query on times), and they had to be kept in agre
 import pytest
 
 from scoring import services as scoring
-from tournaments import event_settings, selectors, services, tasks, walkouts
+from tournaments import event_settings, tasks, walkouts
 from tournaments.models import Event, Round
+from tournaments.selectors.public import standings_head, standings_latest
+from tournaments.services.event import club_create, event_create, event_update
+from tournaments.services.registration import entry_check_in, players_register
+from tournaments.services.results import result_reopen, standings_build
+from tournaments.services.rounds import round_close, round_create, round_publish
 from tournaments.sweep import events_with_stale_standings
 
 from .test_services import _rotate, play_table
@@ -24,20 +29,18 @@ def hold_builds(monkeypatch):
 
 
 def make_event(count: int) -> Event:
-    event = services.event_create(
-        club=services.club_create(name="Club"), name="Open", rounds_planned=3, seed=5
-    )
+    event = event_create(club=club_create(name="Club"), name="Open", rounds_planned=3, seed=5)
     names = [f"Player {n}" for n in range(1, count + 1)]
-    services.players_register(event=event, names=names, checked_in=True)
+    players_register(event=event, names=names, checked_in=True)
     return event
 
 
 def publish_round(event) -> Round:
-    return services.round_publish(round_=services.round_create(event=event))
+    return round_publish(round_=round_create(event=event))
 
 
 def stale(event) -> bool:
-    return selectors.standings_head(event).stale
+    return standings_head(event).stale
 
 
 def test_every_change_to_what_the_standings_count_makes_them_stale_and_a_build_fresh(
@@ -47,29 +50,29 @@ def test_every_change_to_what_the_standings_count_makes_them_stale_and_a_build_f
     assert stale(event)  # no snapshot yet
     round_ = publish_round(event)  # with a bye
     assert stale(event)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     tables = list(round_.tables.select_related("game").order_by("number"))
     changes = [
         ("a confirmed result", lambda: play_table(tables[0])),
         (
             "a reopened result",
-            lambda: services.result_reopen(table=tables[0], actor="o", reason="x"),
+            lambda: result_reopen(table=tables[0], actor="o", reason="x"),
         ),
-        ("a new player", lambda: services.players_register(event=event, names=["Late"])),
+        ("a new player", lambda: players_register(event=event, names=["Late"])),
         ("a void table", lambda: walkouts.table_void(table=tables[1], reason="left", actor="o")),
     ]
     for what, change in changes:
         assert not stale(event), what
         change()
         assert stale(event), what
-        services.standings_build(event_id=event.pk)
+        standings_build(event_id=event.pk)
         assert not stale(event), what
 
 
 def test_what_the_standings_do_not_count_leaves_them_fresh(hold_builds):
     event = make_event(6)
     round_ = publish_round(event)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     table = round_.tables.select_related("game").first()
     game = table.game
     scoring.deal_record(
@@ -78,10 +81,10 @@ def test_what_the_standings_do_not_count_leaves_them_fresh(hold_builds):
         calls=["spades"],
         tricks=list(_rotate((3, 8, 5), game.first_dealer, 1)),
     )  # a deal in play
-    services.event_update(event=event, name="Renamed")  # a name is not a result
-    services.entry_check_in(entry=event.entries.first(), checked_in=False)
+    event_update(event=event, name="Renamed")  # a name is not a result
+    entry_check_in(entry=event.entries.first(), checked_in=False)
     assert not stale(event)
-    assert services.standings_build(event_id=event.pk) == event.standings.first()  # nothing new
+    assert standings_build(event_id=event.pk) == event.standings.first()  # nothing new
 
 
 def test_closing_a_round_and_a_standings_setting_make_them_stale(hold_builds):
@@ -89,10 +92,10 @@ def test_closing_a_round_and_a_standings_setting_make_them_stale(hold_builds):
     round_ = publish_round(event)
     for table in round_.tables.all():
         play_table(table)
-    services.standings_build(event_id=event.pk)
-    services.round_close(round_=round_)
+    standings_build(event_id=event.pk)
+    round_close(round_=round_)
     assert stale(event)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     for setting, value in [
         ("precedence", ["score", "placing_points"]),
         ("placing_points", [3, 1, 0]),
@@ -100,9 +103,9 @@ def test_closing_a_round_and_a_standings_setting_make_them_stale(hold_builds):
         ("void_policy", "none"),
     ]:
         assert setting in event_settings.STANDINGS_SETTINGS
-        services.event_update(event=event, **{setting: value})
+        event_update(event=event, **{setting: value})
         assert stale(event), setting
-        services.standings_build(event_id=event.pk)
+        standings_build(event_id=event.pk)
         assert not stale(event), setting
 
 
@@ -110,7 +113,7 @@ def test_an_old_copy_of_the_event_never_writes_an_older_version_back(hold_builds
     event = make_event(6)
     old_copy = Event.objects.get(pk=event.pk)
     publish_round(event)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     old_copy.name = "Saved from an old copy"
     old_copy.save()
     assert not stale(event)  # the build saw the round; the old copy did not undo that
@@ -120,14 +123,14 @@ def test_an_old_copy_of_the_event_never_writes_an_older_version_back(hold_builds
 def test_the_sweep_pages_and_the_snapshot_agree(hold_builds):
     event = make_event(6)
     round_ = publish_round(event)
-    snapshot = services.standings_build(event_id=event.pk)
+    snapshot = standings_build(event_id=event.pk)
     assert events_with_stale_standings() == []
-    assert selectors.standings_latest(event).stale is False
+    assert standings_latest(event).stale is False
     play_table(round_.tables.first())
     event.refresh_from_db()
     assert not snapshot.is_current(event)
     assert events_with_stale_standings() == [event.pk]
-    assert selectors.standings_latest(event).stale is True  # read fresh, not off `event`
+    assert standings_latest(event).stale is True  # read fresh, not off `event`
     assert stale(event)
 
 
@@ -138,7 +141,7 @@ def test_a_result_confirmed_in_a_transaction_that_rolls_back_moves_nothing(hold_
 
     event = make_event(3)
     round_ = publish_round(event)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     table = round_.tables.select_related("game").get()
     with pytest.raises(RuntimeError), transaction.atomic():
         play_table(table)

@@ -14,8 +14,12 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from tournaments import selectors, services, tasks
+from tournaments import tasks
 from tournaments.models import Standings
+from tournaments.selectors.public import standings_current
+from tournaments.services.event import club_create, event_create
+from tournaments.services.results import standings_build
+from tournaments.services.rounds import round_create, round_publish
 
 from .test_services import field, play_table
 
@@ -23,11 +27,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def event_with_round():
-    club = services.club_create(name="Club")
-    event = services.event_create(club=club, name="Open", rounds_planned=1, seed=8)
+    club = club_create(name="Club")
+    event = event_create(club=club, name="Open", rounds_planned=1, seed=8)
     field(event, 9)
-    round_ = services.round_create(event=event)
-    services.round_publish(round_=round_)  # builds the first (empty) standings
+    round_ = round_create(event=event)
+    round_publish(round_=round_)  # builds the first (empty) standings
     return event, list(round_.tables.order_by("number"))
 
 
@@ -153,7 +157,7 @@ def test_a_real_worker_takes_a_rush_of_results_up_in_one_build(tmp_path):
         try:
 
             def current():
-                return selectors.standings_current(event)
+                return standings_current(event)
 
             scoring.game_confirm(game_id=tables[0].game_id, actor="org")
             _wait(current, process, log)
@@ -218,7 +222,7 @@ def test_a_snapshot_is_stored_with_its_writing_so_no_poll_writes_it_out(
     post_save.connect(stored, sender=Standings)
     try:
         play_table(tables[0])  # confirmed: a build, eagerly
-        services.standings_build(event_id=event.pk)
+        standings_build(event_id=event.pk)
     finally:
         post_save.disconnect(stored, sender=Standings)
     assert event.standings.count() >= 2 and unwritten == []

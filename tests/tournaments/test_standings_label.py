@@ -8,9 +8,10 @@ import re
 import pytest
 from django.utils import translation
 
-from tournaments import services
 from tournaments.models import Entry
 from tournaments.presenters.standings import standings_label
+from tournaments.services.registration import entry_withdraw
+from tournaments.services.rounds import round_close
 
 from .test_public_pages import get, make_event, numbered, publish_round
 from .test_services import play_table
@@ -32,7 +33,7 @@ def test_the_label_counts_closed_rounds_and_the_open_rounds_tables(client):
     assert label(page) == "After 1 of 5 tables of round 1"
     for table in tables[1:]:
         play_table(table)
-    services.round_close(round_=round_)
+    round_close(round_=round_)
     page = get(client, "standings", event.slug)
     assert label(page) == "After 1 round"
 
@@ -71,7 +72,7 @@ def test_games_played_are_shown_and_withdrawn_players_marked(client):
     first, second = round_.tables.order_by("number")
     play_table(first)
     gone = Entry.objects.get(event=event, player=second.seat_0)
-    services.entry_withdraw(entry=gone, reason="went home")
+    entry_withdraw(entry=gone, reason="went home")
     page = get(client, "standings", event.slug)
     headings = re.findall(r'<th scope="col" class="num">([^<]+)</th>', page)
     assert headings[-1] == "Games"

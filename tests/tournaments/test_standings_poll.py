@@ -23,9 +23,14 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
-from tournaments import selectors, services, standings_render, tasks
+from tournaments import standings_render, tasks
 from tournaments.models import Entry, Standings
 from tournaments.presenters import standings as words
+from tournaments.selectors.public import standings_latest
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import entry_withdraw
+from tournaments.services.results import standings_build
+from tournaments.services.rounds import round_create, round_publish
 from tournaments.views import public_standings as public
 
 from .test_services import field, play_table
@@ -35,11 +40,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def published(players: int, *, name: str = "Open"):
     """An event of `players` with round 1 published (its first standings built), nothing played."""
-    club = services.club_create(name=f"Club {name}")
-    event = services.event_create(club=club, name=name, rounds_planned=2, seed=5)
+    club = club_create(name=f"Club {name}")
+    event = event_create(club=club, name=name, rounds_planned=2, seed=5)
     field(event, players)
-    round_ = services.round_create(event=event)
-    services.round_publish(round_=round_)
+    round_ = round_create(event=event)
+    round_publish(round_=round_)
     return event, round_
 
 
@@ -101,9 +106,7 @@ def test_the_kept_answer_is_what_the_api_writes_afresh(client):
     for table in round_.tables.all():
         play_table(table)
     body = client.get(url(event)).json()
-    fresh = json.loads(
-        json.dumps(standings_render.api_data(event, selectors.standings_latest(event)))
-    )
+    fresh = json.loads(json.dumps(standings_render.api_data(event, standings_latest(event))))
     assert body == fresh
     assert body["stale"] is False and {row["player"] for row in body["rows"]} == {
         f"Player {n}" for n in range(1, 10)
@@ -124,7 +127,7 @@ def test_new_results_change_the_answer_once_the_fresh_time_has_passed(client, mo
     assert stale.status_code == 200 and stale.json()["stale"] is True
     assert stale["ETag"] != first["ETag"]
     monkeypatch.undo()
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     forget_fresh_answer(event)
     built = client.get(url(event), HTTP_IF_NONE_MATCH=stale["ETag"])
     assert built.status_code == 200 and built.json()["stale"] is False
@@ -146,7 +149,7 @@ def test_the_standings_build_takes_the_same_queries_for_a_bigger_field():
             play_table(table)
         event.standings.all().delete()  # so that the next build does all its work
         with CaptureQueriesContext(connection) as captured:
-            snapshot = services.standings_build(event_id=event.pk)
+            snapshot = standings_build(event_id=event.pk)
         assert len(snapshot.rows) == players
         counts.append(len(captured))
     assert counts[0] == counts[1]
@@ -159,9 +162,9 @@ def test_the_build_writes_out_the_api_body_and_each_languages_tables():
     event, round_ = published(9)
     for table in round_.tables.all():
         play_table(table)
-    snapshot = services.standings_build(event_id=event.pk)
+    snapshot = standings_build(event_id=event.pk)
     stored = Standings.objects.get(pk=snapshot.pk)
-    view = selectors.standings_latest(event)
+    view = standings_latest(event)
     assert json.loads(stored.api_body) == json.loads(
         json.dumps(standings_render.api_data(event, view))
     )
@@ -194,7 +197,7 @@ def page(event) -> str:
 def fresh_fragment(event, language: str = "en") -> str:
     """The fragment rendered now from the database, bypassing everything written out."""
     with translation.override(language):
-        view = selectors.standings_latest(event)
+        view = standings_latest(event)
         table = ""
         if view.snapshot is not None:
             table = render_to_string(public.STANDINGS + "#table", words.table_context(event, view))
@@ -228,7 +231,7 @@ def played():
     event, round_ = published(9)
     for table in round_.tables.all():
         play_table(table)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     return event, round_
 
 
@@ -327,7 +330,7 @@ def test_a_new_snapshot_and_new_results_make_a_new_fragment(client, monkeypatch)
     assert stale.status_code == 200 and stale["ETag"] != first["ETag"]
     assert "being updated" in stale.content.decode()
     assert stale.content.decode() == fresh_fragment(event)
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     forget_fresh_fragment(event)
     built = client.get(live(event), HTTP_IF_NONE_MATCH=stale["ETag"])
     assert built.status_code == 200 and built["ETag"] not in (first["ETag"], stale["ETag"])
@@ -351,8 +354,8 @@ def test_another_language_is_another_fragment(client, played, monkeypatch):
 
 
 def test_another_language_is_another_fragment_before_any_standings(client, monkeypatch):
-    club = services.club_create(name="Club")
-    event = services.event_create(club=club, name="Not yet", rounds_planned=2, seed=5)
+    club = club_create(name="Club")
+    event = event_create(club=club, name="Not yet", rounds_planned=2, seed=5)
     english = client.get(live(event))
     bulgarian = client.get(live(event), HTTP_ACCEPT_LANGUAGE="bg")
     assert "No standings yet" in english.content.decode()
@@ -379,7 +382,7 @@ def test_a_withdrawal_writes_the_standings_out_again(client, played):
     first = client.get(live(event))
     assert "withdrawn-tag" not in first.content.decode()
     entry = Entry.objects.get(event=event, player__name="Player 1")
-    services.entry_withdraw(entry=entry, reason="went home")
+    entry_withdraw(entry=entry, reason="went home")
     forget_fresh_fragment(event)
     gone = client.get(live(event), HTTP_IF_NONE_MATCH=first["ETag"])
     assert gone.status_code == 200 and gone["ETag"] != first["ETag"]
@@ -400,6 +403,4 @@ def test_a_snapshot_stored_before_is_written_out_by_the_first_poll(client, playe
     assert stored.rendered["en"]["standings"] and stored.api_body
     event.standings.update(api_body="", rendered={})
     body = client.get(url(event)).json()
-    assert body == json.loads(
-        json.dumps(standings_render.api_data(event, selectors.standings_latest(event)))
-    )
+    assert body == json.loads(json.dumps(standings_render.api_data(event, standings_latest(event))))

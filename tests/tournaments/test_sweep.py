@@ -2,8 +2,11 @@
 
 import pytest
 
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import Round
+from tournaments.services.event import club_create, event_create
+from tournaments.services.results import standings_build
+from tournaments.services.rounds import round_create, round_publish
 from tournaments.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 
 from .test_services import field, play_table
@@ -24,9 +27,9 @@ def broker_down(monkeypatch):
 
 
 def test_a_round_asked_for_while_the_broker_was_down_is_paired_by_the_sweep(broker_down):
-    event = services.event_create(club=services.club_create(name="Club"), name="Evening", seed=5)
+    event = event_create(club=club_create(name="Club"), name="Evening", seed=5)
     field(event, 6)
-    round_ = services.round_create(event=event)
+    round_ = round_create(event=event)
     round_.refresh_from_db()
     assert round_.status == Round.Status.PENDING
     assert rounds_waiting_for_pairing() == [round_.pk]
@@ -38,12 +41,12 @@ def test_a_round_asked_for_while_the_broker_was_down_is_paired_by_the_sweep(brok
 
 
 def test_results_confirmed_while_the_broker_was_down_reach_the_standings(broker_down):
-    event = services.event_create(club=services.club_create(name="Club"), name="Evening", seed=5)
+    event = event_create(club=club_create(name="Club"), name="Evening", seed=5)
     field(event, 3)
     broker_down.undo()
-    round_ = services.round_create(event=event)
-    services.round_publish(round_=Round.objects.get(pk=round_.pk))
-    services.standings_build(event_id=event.pk)
+    round_ = round_create(event=event)
+    round_publish(round_=Round.objects.get(pk=round_.pk))
+    standings_build(event_id=event.pk)
     assert events_with_stale_standings() == []
     broker_down.setattr(tasks.build_standings, "delay", lambda *a: (_ for _ in ()).throw(OSError))
     play_table(Round.objects.get(pk=round_.pk).tables.get())

@@ -16,10 +16,14 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import autoplay
-from tournaments import services, standings
+from tournaments import standings
 from tournaments.models import Entry, Player
 from tournaments.selectors.seasons import places_of
 from tournaments.services import seasons as writes
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import entry_withdraw, players_register
+from tournaments.services.results import result_confirm, standings_build
+from tournaments.services.rounds import round_close, round_create, round_pair, round_publish
 from tournaments.standings import Bye, GameResult
 from tournaments.tables import standings_table
 
@@ -60,26 +64,26 @@ def test_before_any_game_nobody_is_ranked():
 def _night(club, name="Friday", seed=4):
     """Seven players play round 1; two typos were withdrawn before it, a late arrival never
     checked in."""
-    event = services.event_create(club=club, name=name, rounds_planned=2, seed=seed)
-    services.players_register(event=event, names=PLAYERS + GHOSTS, checked_in=True)
-    services.players_register(event=event, names=[LATE], checked_in=False)
+    event = event_create(club=club, name=name, rounds_planned=2, seed=seed)
+    players_register(event=event, names=PLAYERS + GHOSTS, checked_in=True)
+    players_register(event=event, names=[LATE], checked_in=False)
     for ghost in GHOSTS:
-        services.entry_withdraw(entry=Entry.objects.get(event=event, player__name=ghost))
+        entry_withdraw(entry=Entry.objects.get(event=event, player__name=ghost))
     rng = random.Random(seed)
-    round_ = services.round_pair(round_id=services.round_create(event=event).pk)
-    services.round_publish(round_=round_)
+    round_ = round_pair(round_id=round_create(event=event).pk)
+    round_publish(round_=round_)
     for table in round_.tables.select_related("game"):
         autoplay.play(table.game, rng, actor="test")
-        services.result_confirm(table=table, actor="test")
-    services.round_close(round_=round_)
-    services.standings_build(event_id=event.pk)
+        result_confirm(table=table, actor="test")
+    round_close(round_=round_)
+    standings_build(event_id=event.pk)
     event.refresh_from_db()
     return event
 
 
 @pytest.fixture
 def night():
-    return _night(services.club_create(name="Sofia Blato Club"))
+    return _night(club_create(name="Sofia Blato Club"))
 
 
 UNPLAYED = {*GHOSTS, LATE}
@@ -149,7 +153,7 @@ def test_a_seasons_night_place_counts_among_those_who_played(night):
 
 
 def test_where_do_i_sit_matches_no_withdrawn_entry(night):
-    services.round_publish(round_=services.round_create(event=night))
+    round_publish(round_=round_create(event=night))
     client = Client()
     words = _squash(
         client.get(reverse("tournaments:seat", args=[night.slug]), {"name": "Ivan Petrov"}).text
@@ -166,15 +170,15 @@ def test_a_withdrawal_after_the_publish_leaves_the_names_matched(night):
     from tournaments.models import Bye
     from tournaments.views import public_kept
 
-    round_ = services.round_create(event=night)
-    services.round_publish(round_=round_)
+    round_ = round_create(event=night)
+    round_publish(round_=round_)
     sitting_out = Bye.objects.get(round=round_).player.name
     seated = round_.tables.first().seats[0].name
     client = Client()
     seat_page = reverse("tournaments:seat", args=[night.slug])
     assert "You have a bye this round" in _squash(client.get(seat_page, {"name": sitting_out}).text)
     for name in (sitting_out, seated):
-        services.entry_withdraw(entry=Entry.objects.get(event=night, player__name=name))
+        entry_withdraw(entry=Entry.objects.get(event=night, player__name=name))
     public_kept.seat_maps.clear()  # another process: only the shared copy is left
     public_kept.pages.clear()
     words = _squash(client.get(seat_page, {"name": sitting_out}).text)

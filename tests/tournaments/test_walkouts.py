@@ -11,9 +11,13 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, GameChange
-from tournaments import bridge, event_settings, services, standings, walkouts
+from tournaments import bridge, event_settings, standings, walkouts
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
+from tournaments.services.event import event_update
+from tournaments.services.registration import entry_withdraw
+from tournaments.services.results import standings_build
+from tournaments.services.rounds import round_close
 
 from .conftest import finish_game, register
 
@@ -63,7 +67,7 @@ def test_withdrawing_a_seated_player_names_the_table_left_to_settle(evening):
     event, round_ = evening
     table = tables_of(round_)[0]
     leaver = table.seat_1
-    services.entry_withdraw(entry=entry_of(event, leaver.pk), actor="olga", reason="went home")
+    entry_withdraw(entry=entry_of(event, leaver.pk), actor="olga", reason="went home")
     assert walkouts.open_table_of(event, leaver.pk) == table
     line = EventLog.objects.filter(event=event, action="withdrawn").get()
     assert line.data == {"player": leaver.pk, "round": 1, "table": table.number}
@@ -73,11 +77,11 @@ def test_a_round_with_a_walked_out_table_closes_once_that_table_is_void(evening)
     event, round_ = evening
     table = tables_of(round_)[0]
     confirm_rest(round_, but=table)
-    services.entry_withdraw(entry=entry_of(event, table.seat_0_id), actor="olga")
+    entry_withdraw(entry=entry_of(event, table.seat_0_id), actor="olga")
     with pytest.raises(NotAllowed, match="1 table is neither confirmed nor void"):
-        services.round_close(round_=round_, actor="olga")
+        round_close(round_=round_, actor="olga")
     walkouts.table_void(table=table, reason="Ana left, no substitute", actor="olga")
-    services.round_close(round_=round_, actor="olga")
+    round_close(round_=round_, actor="olga")
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
 
@@ -93,7 +97,7 @@ def test_a_substitute_takes_the_seat_from_the_next_deal_and_the_deals_so_far_sta
     leaver = table.seat_2
     bye = Bye.objects.get(round=round_)
     substitute = bye.player
-    services.entry_withdraw(entry=entry_of(event, leaver.pk), actor="olga")
+    entry_withdraw(entry=entry_of(event, leaver.pk), actor="olga")
 
     walkouts.table_substitute(
         table=table, seat=2, player=substitute, reason="left for a train", actor="olga"
@@ -160,7 +164,7 @@ def test_a_substitute_must_be_free_and_checked_in(evening, who, message):
         player = second.seat_0
     elif who == "withdrawn":
         player = bye_player
-        services.entry_withdraw(entry=entry_of(event, player.pk))
+        entry_withdraw(entry=entry_of(event, player.pk))
     elif who == "not_checked_in":
         player = register(event, 1, checked_in=False, start=50)[0].player
     else:
@@ -279,7 +283,7 @@ def test_void_players_get_the_events_void_policy(evening, policy, placing_points
     event.save()
     void, other = tables_of(round_)
     leaver = void.seat_0
-    services.entry_withdraw(entry=entry_of(event, leaver.pk), actor="olga")
+    entry_withdraw(entry=entry_of(event, leaver.pk), actor="olga")
     walkouts.table_void(table=void, reason="left", actor="olga")
     void.refresh_from_db()
     assert void.void_players == [void.seat_1_id, void.seat_2_id]
@@ -386,7 +390,7 @@ def test_a_closed_rounds_tables_cannot_change(evening):
     for table in tables_of(round_):
         finish_game(table.game, random.Random(table.number))
         scoring.game_confirm(game_id=table.game_id, actor="olga")
-    services.round_close(round_=round_, actor="olga")
+    round_close(round_=round_, actor="olga")
     table = tables_of(round_)[0]
     with pytest.raises(NotAllowed, match="published round"):
         walkouts.table_void(table=table, reason="late", actor="olga")
@@ -396,7 +400,7 @@ def test_the_void_policy_is_an_editable_setting(organised_event):
     assert "void_policy" in event_settings.SETTING_NAMES
     assert "void_policy" in event_settings.STANDINGS_SETTINGS
     assert organised_event.void_policy == "bye"
-    services.event_update(
+    event_update(
         event=organised_event,
         name=organised_event.name,
         rounds_planned=2,
@@ -412,7 +416,7 @@ def test_the_void_policy_is_an_editable_setting(organised_event):
     line = EventLog.objects.filter(event=organised_event, action="event_updated").get()
     assert line.data["changed"] == {"void_policy": "none"}
     with pytest.raises(TournamentError):
-        services.event_update(
+        event_update(
             event=organised_event,
             name="x",
             rounds_planned=2,
@@ -425,16 +429,16 @@ def test_the_void_policy_is_an_editable_setting(organised_event):
 
 
 def test_the_public_pages_notice_a_void_table_as_a_change_to_the_standings(evening):
-    from tournaments import selectors
+    from tournaments.selectors.public import standings_head
 
     event, round_ = evening
-    snapshot = services.standings_build(event_id=event.pk)
-    assert not selectors.standings_head(event).stale
+    snapshot = standings_build(event_id=event.pk)
+    assert not standings_head(event).stale
     walkouts.table_void(table=tables_of(round_)[0], reason="left", actor="olga")
-    assert selectors.standings_head(event).stale
-    newer = services.standings_build(event_id=event.pk)
+    assert standings_head(event).stale
+    newer = standings_build(event_id=event.pk)
     assert newer.pk != snapshot.pk
-    assert not selectors.standings_head(event).stale
+    assert not standings_head(event).stale
 
 
 def test_a_bye_may_carry_its_own_policy_and_averages_see_games_only():

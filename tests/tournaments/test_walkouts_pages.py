@@ -16,8 +16,10 @@ from django.urls import reverse
 from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import backup, services, walkouts
+from tournaments import backup, walkouts
 from tournaments.models import Bye, Entry, Round, Table
+from tournaments.services.registration import entry_withdraw
+from tournaments.services.results import standings_build
 
 from .conftest import finish_game, register
 
@@ -297,7 +299,7 @@ def test_exports_mark_void_and_adjusted_tables(organiser_client, evening):
     first, second = tables_of(round_)
     walkouts.table_void(table=first, reason="two left", actor="olga")
     walkouts.table_adjust(table=second, placings=[0, 1, 2], totals=None, reason="dispute")
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     pairings = _csv(organiser_client.get(f"/organise/events/{event.slug}/export/pairings.csv"))
     results = {(row["Table"], row["Result"], row["Reason"]) for row in pairings if row["Table"]}
     # the round page's words: an adjusted result is a confirmed one, said how it was settled
@@ -362,7 +364,7 @@ def test_the_public_standings_name_the_settled_tables(client, evening):
     first, second = tables_of(round_)
     walkouts.table_adjust(table=second, placings=[2, 1, 0], totals=None, reason="dispute")
     walkouts.table_void(table=first, reason="two left", actor="olga")
-    services.standings_build(event_id=event.pk)
+    standings_build(event_id=event.pk)
     body = text(client.get(reverse("tournaments:standings", args=[event.slug])))
     assert "Results settled by the organisers" in body
     assert "Round 1, table 1: void (two left)" in body
@@ -402,7 +404,7 @@ def test_the_log_says_what_happened_to_the_table(organiser_client, evening):
     event, round_ = evening
     first, second = tables_of(round_)
     leaver, joined = first.seat_0, Bye.objects.get(round=round_).player
-    services.entry_withdraw(entry=Entry.objects.get(event=event, player=leaver), actor="olga")
+    entry_withdraw(entry=Entry.objects.get(event=event, player=leaver), actor="olga")
     walkouts.table_substitute(table=first, seat=0, player=joined, reason="ill", actor="olga")
     walkouts.table_void(table=second, reason="left", actor="olga")
     body = text(organiser_client.get(reverse("tournaments:organise_log", args=[event.slug])))

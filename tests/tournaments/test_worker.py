@@ -13,9 +13,11 @@ import pytest
 from django.db import connection
 
 from config.celery import app
-from tournaments import selectors, services
 from tournaments.models import Round
 from tournaments.queue import enqueue_now
+from tournaments.selectors.public import standings_current
+from tournaments.services.event import club_create, event_create
+from tournaments.services.rounds import round_close, round_create, round_publish
 
 from ..workers import celery_worker
 from .test_services import field, play_table
@@ -82,20 +84,20 @@ def _wait(check, process, log, seconds=90):
 
 def _pair_and_build(process, log):
     assert not app.conf.task_always_eager
-    club = services.club_create(name="Worker club")
-    event = services.event_create(club=club, name="Worker open", rounds_planned=1, seed=9)
+    club = club_create(name="Worker club")
+    event = event_create(club=club, name="Worker open", rounds_planned=1, seed=9)
     field(event, 9)
-    round_ = services.round_create(event=event, actor="org")
+    round_ = round_create(event=event, actor="org")
     round_ = _wait(
         lambda: Round.objects.filter(pk=round_.pk, status=Round.Status.DRAFT).first(), process, log
     )
     assert round_.tables.count() == 3
-    services.round_publish(round_=round_, actor="org")
+    round_publish(round_=round_, actor="org")
     for table in round_.tables.all():
         play_table(table)
-    services.round_close(round_=round_, actor="org")
+    round_close(round_=round_, actor="org")
     snapshot = _wait(
-        lambda: selectors.standings_current(event),
+        lambda: standings_current(event),
         process,
         log,
     )

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from tournaments import selectors
 from tournaments.models import Event, Round
 from tournaments.presenters.tables import round_over
+from tournaments.selectors.organise import RoundProgress
 from tournaments.services.pins import pins_open
 
 #: An event's state on its home page, after "Status".
@@ -57,7 +57,7 @@ class RoundLink:
     over: bool
 
 
-def round_state(progress: selectors.RoundProgress | None, event: Event) -> str:
+def round_state(progress: RoundProgress | None, event: Event) -> str:
     """The newest round's state in a sentence, for the event's home page."""
     if progress is None:
         return _("No round has been drawn yet.")
@@ -78,7 +78,7 @@ def round_state(progress: selectors.RoundProgress | None, event: Event) -> str:
     return _("Round %(number)s is being drawn.") % {"number": number}
 
 
-def event_home(event: Event, progress: list[selectors.RoundProgress]) -> dict:
+def event_home(event: Event, progress: list[RoundProgress]) -> dict:
     """The event's home page: its state, how many rounds are over, the public rounds."""
     published = [p.round for p in progress if p.round.is_public]
     return {

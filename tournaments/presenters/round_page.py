@@ -17,9 +17,16 @@ from django.utils.translation import ngettext
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
 from tournaments import organise_presenters as words
-from tournaments import selectors
 from tournaments.forms import ReasonForm
 from tournaments.models import Round, Table
+from tournaments.selectors.organise import (
+    RoundProgress,
+    round_actions,
+    round_progress,
+    round_stuck,
+    round_tables_activity,
+)
+from tournaments.selectors.public import player_names, round_byes
 
 #: A table still in play with nothing entered for this long is highlighted: a phone may have
 #: died, or the keeper stopped entering (a deal takes a few minutes).
@@ -55,7 +62,7 @@ class RoundPage:
     tables: list[TableView]
     byes: list[tuple[str, list[str]]]  # name, flag sentences
     flags: list[str]
-    progress: selectors.RoundProgress
+    progress: RoundProgress
     swap_choices: list[tuple[int, str]] = field(default_factory=list)
     actions: frozenset[str] = frozenset()  # selectors.round_actions: what to offer
     stuck: bool = False  # still being built a minute after it was asked for
@@ -111,12 +118,12 @@ def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) ->
 
 def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
     """Everything the round page shows, in a fixed number of queries."""
-    names = selectors.player_names(round_.event)
-    tables = selectors.round_tables_activity(round_)
-    byes = selectors.round_byes(round_)
+    names = player_names(round_.event)
+    tables = round_tables_activity(round_)
+    byes = round_byes(round_)
     now = timezone.now()
     views = [_table_view(table, names, reopen_forms or {}, now) for table in tables]
-    progress = selectors.round_progress(round_, tables)
+    progress = round_progress(round_, tables)
     choices = [
         (seat.player_id, _("Table %(t)s · %(name)s") % {"t": view.table.number, "name": seat.name})
         for view in views
@@ -132,8 +139,8 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
         ),
         progress=progress,
         swap_choices=choices,
-        actions=selectors.round_actions(round_, now),
-        stuck=selectors.round_stuck(round_, now),
+        actions=round_actions(round_, now),
+        stuck=round_stuck(round_, now),
         build_error=words.build_error(round_) if round_.is_failed else "",
         settled=words.settled_label(progress),
     )

@@ -7,9 +7,18 @@ from dataclasses import dataclass, field
 from django.utils import translation
 
 from scoring.names import latin_key
-from tournaments import selectors, walkouts
+from tournaments import walkouts
 from tournaments.models import Event, Player, Round
 from tournaments.presenters.tables import SeatLine, TableLine, round_over, table_line
+from tournaments.selectors.public import (
+    NamedIds,
+    names_matching,
+    newest_published_round,
+    player_byes,
+    player_tables,
+    round_tables_played,
+    seat_names_and_byes,
+)
 
 
 @dataclass(frozen=True)
@@ -28,18 +37,16 @@ class SeatAnswer:
 
 
 def seat_answer(event: Event, player_id: int) -> SeatAnswer:
-    round_ = selectors.newest_published_round(event)
+    round_ = newest_published_round(event)
     if round_ is None:
         return SeatAnswer("no_round")
-    table = next(
-        (t for t in selectors.player_tables(event, player_id) if t.round_id == round_.pk), None
-    )
+    table = next((t for t in player_tables(event, player_id) if t.round_id == round_.pk), None)
     if table is not None:
         line = table_line(table)
         return SeatAnswer(
             "table", round_, line, line.seat_of(player_id), tuple(line.others(player_id))
         )
-    if any(bye.round_id == round_.pk for bye in selectors.player_byes(event, player_id)):
+    if any(bye.round_id == round_.pk for bye in player_byes(event, player_id)):
         return SeatAnswer("bye", round_)
     if walkouts.left_table_of(round_, player_id) is not None:
         return SeatAnswer("left", round_)  # another player took the seat (a substitution)
@@ -90,19 +97,19 @@ class SeatMap:
             return SeatAnswer("left", self.round)
         return SeatAnswer("not_in_round", self.round)
 
-    def exact(self, text: str) -> selectors.NamedIds:
+    def exact(self, text: str) -> NamedIds:
         """Whose whole name `text` is (players_matching's first list), among those sounding
         alike only: no scan of every name."""
-        return selectors.names_matching(self.sounding.get(_sounds(text), {}), text)[0]
+        return names_matching(self.sounding.get(_sounds(text), {}), text)[0]
 
-    def matching(self, text: str) -> tuple[selectors.NamedIds, selectors.NamedIds]:
+    def matching(self, text: str) -> tuple[NamedIds, NamedIds]:
         """players_matching: the exact matches and everyone `text` may mean (a scan)."""
-        return selectors.names_matching(self.names, text)
+        return names_matching(self.names, text)
 
     def may_mean(self, text: str, player_id: int) -> tuple[int, str] | None:
         """The player, if `text` may mean them (they are in `matching(text)[1]`)."""
         name = self.names.get(player_id)
-        if name is None or not selectors.names_matching({player_id: name}, text)[1]:
+        if name is None or not names_matching({player_id: name}, text)[1]:
             return None
         return player_id, name
 
@@ -113,9 +120,9 @@ def _read(event: Event):
     A withdrawn player's name is matched only while the round still places them (at a table,
     or as the one who gave their seat away: "your seat was taken"): a withdrawn entry the
     round does not seat, such as a typo of a real player's name, is never offered."""
-    round_ = selectors.newest_published_round(event)
-    names, byes, withdrawn = selectors.seat_names_and_byes(event, round_)
-    played = selectors.round_tables_played(round_) if round_ is not None else []
+    round_ = newest_published_round(event)
+    names, byes, withdrawn = seat_names_and_byes(event, round_)
+    played = round_tables_played(round_) if round_ is not None else []
     left = frozenset(move["left"] for table in played for move in table.substitutions)
     placed = left.union(*(table.seat_ids for table in played))
     names = {pid: name for pid, name in names.items() if pid not in withdrawn or pid in placed}
@@ -232,14 +239,11 @@ class PlayerGame:
 def player_games(event: Event, person: Player) -> list[PlayerGame]:
     """A player's event round by round: each published round's table, or their bye."""
     games = []
-    for table in selectors.player_tables(event, person.pk):
+    for table in player_tables(event, person.pk):
         line = table_line(table)
         games.append(
             PlayerGame(table.round.number, line, line.seat_of(person.pk), line.others(person.pk))
         )
-    games += [
-        PlayerGame(bye.round.number, None, None, [])
-        for bye in selectors.player_byes(event, person.pk)
-    ]
+    games += [PlayerGame(bye.round.number, None, None, []) for bye in player_byes(event, person.pk)]
     games.sort(key=lambda game: game.round)
     return games

@@ -18,8 +18,8 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from tournaments import selectors
 from tournaments.models import Event
+from tournaments.selectors.public import StandingsView, standings_order
 from tournaments.vocabulary import METRIC_WORDS
 
 
@@ -122,13 +122,11 @@ def head_context(snapshot, stale: bool, counted: str | None = None) -> dict:
     }
 
 
-def table_context(
-    event: Event, view: selectors.StandingsView, *, player_id: int | None = None
-) -> dict:
+def table_context(event: Event, view: StandingsView, *, player_id: int | None = None) -> dict:
     """The standings table (rows, headings, legend), as the standings page, the projector and
     the player page show it; with `player_id`, only that player's row (their page shows one
     row of up to 999). The rows not ranked (rank None) come last, under their own heading."""
-    order = selectors.standings_order(event)
+    order = standings_order(event)
     columns = [name for name in order if name != "lot"]  # a lot's number means nothing to read
     if "games" not in columns:  # games played: always shown, what the points come from
         columns.append("games")
@@ -158,9 +156,7 @@ def table_context(
     }
 
 
-def standings_context(
-    event: Event, view: selectors.StandingsView, *, player_id: int | None = None
-) -> dict:
+def standings_context(event: Event, view: StandingsView, *, player_id: int | None = None) -> dict:
     """The head and the table together (the player page, and tests rendering afresh)."""
     return {
         **head_context(view.snapshot, view.stale),

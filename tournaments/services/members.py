@@ -18,7 +18,6 @@ from django.db.models import F, Q
 
 from scoring import services as scoring
 from scoring.names import name_key
-from tournaments import selectors
 from tournaments.backup.fields import NAMING_PLAYERS
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
@@ -35,6 +34,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_club, require_event
 from tournaments.queue import enqueue_on_commit
+from tournaments.selectors.organise import joining_round
 from tournaments.services._common import log_action, standings_changed
 from tournaments.services.registration import clean_name
 
@@ -246,7 +246,7 @@ def members_enter(
         raise NotAllowed("event_closed")
     for player in players:
         _member(event.club, player)
-    next_round = selectors.joining_round(event)
+    next_round = joining_round(event)
     entries, entered = [], False
     for player in players:
         entry, created = Entry.objects.get_or_create(

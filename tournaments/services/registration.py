@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_key
-from tournaments import selectors
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import Entry, Event, Player
 from tournaments.permissions import require_event
+from tournaments.selectors.organise import joining_round, open_table_of
 from tournaments.services._common import log_action, standings_changed
 
 
@@ -59,7 +59,7 @@ def players_register(
     if repeat is not None:
         raise TournamentError("name_listed_twice", name=cleaned[repeat[1]])
     known = _club_players_by_key(event)
-    next_round = selectors.joining_round(event)
+    next_round = joining_round(event)
     entries, entered = [], False
     for name in cleaned:
         player = known.get(name_key(name))
@@ -119,7 +119,7 @@ def entry_withdraw(*, entry: Entry, actor: str = "", reason: str = "") -> Entry:
     _still_entered(entry)
     entry.withdrawn = True
     entry.save(update_fields=["withdrawn"])
-    seated = selectors.open_table_of(entry.event, entry.player_id)
+    seated = open_table_of(entry.event, entry.player_id)
     where = {"round": seated.round.number, "table": seated.number} if seated else {}
     log_action(entry.event, actor, "withdrawn", reason, player=entry.player_id, **where)
     return entry

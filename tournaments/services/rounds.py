@@ -11,10 +11,11 @@ from django.utils import timezone
 
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import bridge, pairing, selectors
+from tournaments import bridge, pairing
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import SETTLED_RESULTS, Event, Round, Table
 from tournaments.queue import enqueue_on_commit
+from tournaments.selectors.organise import round_actions, round_field_size, round_to_build
 from tournaments.services._common import log_action, standings_changed
 from tournaments.services.pins import pins_make
 from tournaments.vocabulary import ROUND_MIN_PLAYERS
@@ -47,16 +48,16 @@ def round_refusal(event: Event) -> TournamentError | None:
     """Why round_create would refuse the event's next round now (None: it would build one):
     the pages say it before the organiser taps, with the service's own rule."""
     last = event.rounds.order_by("-number").first()
-    number = selectors.round_to_build(event, last)
+    number = round_to_build(event, last)
     if number is None:
         return _not_buildable(event, last)
-    return too_few_players(selectors.round_field_size(event, number))
+    return too_few_players(round_field_size(event, number))
 
 
 def _allowed(round_: Round, action: str, code: str) -> None:
     """Refuse an action the round's state does not allow (selectors.round_actions: the rule
     the pages offer actions by)."""
-    if action not in selectors.round_actions(round_):
+    if action not in round_actions(round_):
         raise NotAllowed(code)
 
 
@@ -68,7 +69,7 @@ def round_create(*, event: Event, actor: str = "") -> Round:
     refusal = round_refusal(event)
     if refusal is not None:
         raise refusal
-    number = selectors.round_to_build(event, event.rounds.order_by("-number").first())
+    number = round_to_build(event, event.rounds.order_by("-number").first())
     round_ = Round.objects.create(
         event=event, number=number, pairing_mode=event.pairing_mode(number)
     )
@@ -90,7 +91,7 @@ def round_pair(*, round_id: int) -> Round:
             round_ = Round.objects.select_for_update().select_related("event").get(pk=round_id)
             if round_.status != Round.Status.PENDING:
                 return round_
-            count = selectors.round_field_size(round_.event, round_.number)
+            count = round_field_size(round_.event, round_.number)
             refusal = too_few_players(count)
             if refusal is not None:
                 raise refusal

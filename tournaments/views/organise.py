@@ -21,9 +21,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import organise_presenters as words
-from tournaments import selectors, services
 from tournaments.forms import ClubForm, EventCreateForm, EventSettingsForm, OrganiserForm
 from tournaments.models import Event, Round
+from tournaments.selectors import organise as organise_reads
+from tournaments.selectors import public as public_reads
+from tournaments.services import event as event_service
+from tournaments.services import rounds as rounds_service
 from tournaments.tables import EXPORTS, FORMATS
 from tournaments.web.access import actor, error_status, organiser_required, private
 from tournaments.web.clubs import PERMISSION as CLUB_PERMISSION
@@ -40,9 +43,9 @@ LOG_PAGE = 500
 
 def _home(request, *, club_form: ClubForm, status: int = 200):
     context = {
-        "events": selectors.events_organised_by(request.user),
+        "events": organise_reads.events_organised_by(request.user),
         "club_form": club_form,
-        "has_clubs": selectors.clubs_run_by(request.user).exists(),
+        "has_clubs": organise_reads.clubs_run_by(request.user).exists(),
     }
     return private(render(request, "tournaments/organise/home.html", context, status=status))
 
@@ -60,7 +63,7 @@ def club_create(request):
     form = ClubForm(request.POST)
     if not form.is_valid():
         return _home(request, club_form=form, status=400)
-    club = services.club_create(name=form.cleaned_data["name"], creator=request.user)
+    club = event_service.club_create(name=form.cleaned_data["name"], creator=request.user)
     messages.success(request, _("Club %(name)s created.") % {"name": club.name})
     return redirect(f"{reverse('tournaments:organise_event_new')}?club={club.pk}")
 
@@ -77,14 +80,14 @@ def _creation(form: EventCreateForm) -> dict:
 def event_new(request):
     """A new event in a club this user runs (only those are offered; the service refuses any
     other); the rules and standings settings are checked by the services."""
-    clubs = selectors.clubs_run_by(request.user)
+    clubs = organise_reads.clubs_run_by(request.user)
     initial = {"club": request.GET.get("club")} if request.GET.get("club", "").isdigit() else {}
     form = EventCreateForm(request.POST or None, clubs=clubs, initial=initial)
     status = 200
     if request.method == "POST":
         outcome = submit(
             form,
-            services.event_create,
+            event_service.event_create,
             data=partial(_creation, form),
             organisers=[request.user],
             actor=actor(request),
@@ -103,27 +106,27 @@ def event_new(request):
 
 
 def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
-    progress = selectors.rounds_progress(event)
-    next_number = selectors.round_to_build(event, progress[-1].round if progress else None)
-    field_size = selectors.round_field_size(event, next_number) if next_number else 0
+    progress = organise_reads.rounds_progress(event)
+    next_number = organise_reads.round_to_build(event, progress[-1].round if progress else None)
+    field_size = organise_reads.round_field_size(event, next_number) if next_number else 0
     context = {
         "event": event,
-        "counts": selectors.entry_counts(event),
+        "counts": organise_reads.entry_counts(event),
         "rounds": [(row, words.next_step(row)) for row in progress],
         "can_build": next_number is not None,
         "next_number": next_number,
         "field_size": field_size,
         # said before the tap, by the service's own rule (services.round_refusal)
         "too_few": refusal.message
-        if next_number and (refusal := services.round_refusal(event))
+        if next_number and (refusal := rounds_service.round_refusal(event))
         else "",
         # polled while a round is built; a stuck build waits for the organiser instead
         "building": any(
-            row.round.status == Round.Status.PENDING and not selectors.round_stuck(row.round)
+            row.round.status == Round.Status.PENDING and not organise_reads.round_stuck(row.round)
             for row in progress
         ),
         "log": words.log_lines(
-            selectors.event_log(event, LOG_ON_DASHBOARD), selectors.player_names(event)
+            organise_reads.event_log(event, LOG_ON_DASHBOARD), public_reads.player_names(event)
         ),
         "error": error,
         "exports": [(what, words.EXPORT_LABELS[what], FORMATS) for what in EXPORTS],
@@ -145,7 +148,7 @@ def round_create(request, event: Event):
     """Build the next round: the pairing runs as a task; the round page waits for it. A
     refusal (too few players, a round still open) goes back to the dashboard with the reason:
     a reload then shows the dashboard, it does not post again."""
-    outcome = submit(None, services.round_create, event=event, actor=actor(request))
+    outcome = submit(None, rounds_service.round_create, event=event, actor=actor(request))
     if not outcome.ok:
         messages.error(request, outcome.error)
         return redirect("tournaments:organise_event", slug=event.slug)
@@ -169,7 +172,9 @@ def poster(request, event: Event):
 @require_GET
 def log(request, event: Event):
     """The whole audit trail: who did what, when, and why."""
-    lines = words.log_lines(selectors.event_log(event, LOG_PAGE), selectors.player_names(event))
+    lines = words.log_lines(
+        organise_reads.event_log(event, LOG_PAGE), public_reads.player_names(event)
+    )
     return render(request, "tournaments/organise/log.html", {"event": event, "log": lines})
 
 
@@ -197,7 +202,7 @@ def settings(request, event: Event):
         return _settings(request, event)
     form = EventSettingsForm(request.POST)
     outcome = submit(
-        form, services.event_update, data=form.settings, event=event, actor=actor(request)
+        form, event_service.event_update, data=form.settings, event=event, actor=actor(request)
     )
     if not outcome.ok:
         return _settings(request, event, form=form, status=outcome.status)
@@ -211,7 +216,7 @@ def organiser_add(request, event: Event):
     form = OrganiserForm(request.POST)
     outcome = submit(
         form,
-        services.organiser_add,
+        event_service.organiser_add,
         error_field="username",
         event=event,
         actor=actor(request),

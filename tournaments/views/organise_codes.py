@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import selectors
 from tournaments.models import Entry, Event
 from tournaments.presenters import paper
 from tournaments.selectors.identity import slip_token
+from tournaments.selectors.organise import entry_of, event_entries
 from tournaments.services import identity
 from tournaments.web.access import actor, organiser_required, private
 
@@ -25,7 +25,7 @@ from tournaments.web.access import actor, organiser_required, private
 def slips(request, event: Event):
     """One slip a player, to cut out and hand over at check-in (withdrawn players left out).
     The slips prove who is who: this page is for the organisers only and never stored."""
-    entries = [e for e in selectors.event_entries(event, "") if not e.withdrawn]
+    entries = [e for e in event_entries(event, "") if not e.withdrawn]
 
     def slip_url(entry: Entry) -> str:
         path = reverse("tournaments:seat_slip", args=[event.slug, entry.pk, slip_token(entry)])
@@ -45,7 +45,7 @@ def code_renew(request, event: Event, entry_id: int):
     """A new personal code: the old one, its slip and every phone proven with it stop at
     once. Back to the players page, at the player's row."""
     try:
-        entry = selectors.entry_of(event, entry_id)
+        entry = entry_of(event, entry_id)
     except Entry.DoesNotExist:
         raise Http404 from None
     entry = identity.code_renew(entry=entry, actor=actor(request))

@@ -10,9 +10,10 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Event, Round, Table
+from tournaments.selectors.organise import table_of
+from tournaments.selectors.public import round_by_number
 from tournaments.services import pins
 from tournaments.web.access import actor, organiser_required
 
@@ -22,7 +23,7 @@ from tournaments.web.access import actor, organiser_required
 def pin_renew(request, event: Event, number: int, table_number: int):
     """POST/redirect/GET back to the page the button was on (the round's, or the table's)."""
     try:
-        table = selectors.table_of(selectors.round_by_number(event, number), table_number)
+        table = table_of(round_by_number(event, number), table_number)
     except (Round.DoesNotExist, Table.DoesNotExist):
         raise Http404 from None
     try:

@@ -21,10 +21,18 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.names import near_pairs
-from tournaments import selectors, services, walkouts
+from tournaments import walkouts
 from tournaments.csv_import import names_from_text
 from tournaments.forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
 from tournaments.models import Entry, Event
+from tournaments.selectors.organise import entry_counts, entry_of, event_entries, round_to_build
+from tournaments.services.registration import (
+    entries_check_in_all,
+    entry_check_in,
+    entry_reinstate,
+    entry_withdraw,
+    players_register,
+)
 from tournaments.web.access import actor, error_status, organiser_required
 from tournaments.web.forms_flow import submit
 
@@ -44,7 +52,7 @@ def _back(event: Event, query: str):
 
 def _entry(event: Event, entry_id: int) -> Entry:
     try:
-        return selectors.entry_of(event, entry_id)
+        return entry_of(event, entry_id)
     except Entry.DoesNotExist:
         raise Http404 from None
 
@@ -62,7 +70,7 @@ def _players(
     context = {
         **_counts(event),
         "event": event,
-        "entries": selectors.event_entries(event, query),
+        "entries": event_entries(event, query),
         "q": query,
         "player_form": player_form or PlayerForm(),
         "paste_form": paste_form or PasteForm(),
@@ -76,8 +84,8 @@ def _players(
 def _counts(event: Event) -> dict:
     """The counts line and the step after check-in: building the next round, once enough
     players are checked in for a table and no round is under way."""
-    counts = selectors.entry_counts(event)
-    next_number = selectors.round_to_build(event, event.rounds.order_by("-number").first())
+    counts = entry_counts(event)
+    next_number = round_to_build(event, event.rounds.order_by("-number").first())
     ready = next_number is not None and counts.checked_in >= 3
     return {"counts": counts, "next_number": next_number if ready else None}
 
@@ -103,9 +111,7 @@ def _register(request, event: Event, names: list[str]) -> _Registered:
     already in the event ("Ivan Petrof" beside "Ivan Petrov", or "Иван Петров"): the
     organiser may have typed one person twice (scoring.names.near)."""
     before = dict(event.entries.values_list("pk", "player__name"))
-    entries = services.players_register(
-        event=event, names=names, actor=actor(request), by=request.user
-    )
+    entries = players_register(event=event, names=names, actor=actor(request), by=request.user)
     new = list(dict.fromkeys(e.player.name for e in entries if e.pk not in before))
     for name, other in near_pairs(new, list(before.values())):
         messages.warning(
@@ -220,13 +226,13 @@ def _change_with_reason(request, event: Event, entry_id: int, service):
 def check_in(request, event: Event, entry_id: int):
     """One tap: check the player in (or out)."""
     form, invalid = CheckInForm(request.POST), _("Check in or out?")
-    return _change_entry(request, event, entry_id, form, invalid, services.entry_check_in)
+    return _change_entry(request, event, entry_id, form, invalid, entry_check_in)
 
 
 @organiser_required
 @require_POST
 def check_in_all(request, event: Event):
-    outcome = submit(None, services.entries_check_in_all, event=event, actor=actor(request))
+    outcome = submit(None, entries_check_in_all, event=event, actor=actor(request))
     if not outcome.ok:
         return _players(request, event, error=outcome.error, status=outcome.status)
     count = outcome.result
@@ -243,7 +249,7 @@ def withdraw(request, event: Event, entry_id: int):
     """The player leaves the event: later rounds go without them; results so far stand.
     A player still seated at an unsettled table of a published round: the organiser is
     warned and taken to that table's choices (tournaments.walkouts)."""
-    response = _change_with_reason(request, event, entry_id, services.entry_withdraw)
+    response = _change_with_reason(request, event, entry_id, entry_withdraw)
     entry = _entry(event, entry_id)
     table = walkouts.open_table_of(event, entry.player_id) if entry.withdrawn else None
     if table is None:
@@ -266,4 +272,4 @@ def withdraw(request, event: Event, entry_id: int):
 @require_POST
 def reinstate(request, event: Event, entry_id: int):
     """Take back a withdrawal: the player is paired again from the next round built."""
-    return _change_with_reason(request, event, entry_id, services.entry_reinstate)
+    return _change_with_reason(request, event, entry_id, entry_reinstate)

@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from tournaments import organise_presenters as words
-from tournaments import selectors
 from tournaments.models import Event
 from tournaments.presenters import paper
+from tournaments.selectors.public import round_byes, round_tables
 from tournaments.web.access import organiser_required, private, round_or_404
 
 
@@ -33,7 +33,7 @@ def _print(request, template: str, context: dict):
 @require_GET
 def cards(request, event: Event, number: int):
     round_ = round_or_404(event, number)
-    tables = selectors.round_tables(round_)
+    tables = round_tables(round_)
     context = {
         "event": event,
         "round": round_,
@@ -52,7 +52,7 @@ def sheets(request, event: Event, number: int):
     context = {
         "event": event,
         "round": round_,
-        "cards": paper.cards(selectors.round_tables(round_)),
+        "cards": paper.cards(round_tables(round_)),
         "rows": range(1, rows + 1),
         "complete": complete,
     }
@@ -63,6 +63,6 @@ def sheets(request, event: Event, number: int):
 @require_GET
 def pairings(request, event: Event, number: int):
     round_ = round_or_404(event, number)
-    placements = paper.placements(selectors.round_tables(round_), selectors.round_byes(round_))
+    placements = paper.placements(round_tables(round_), round_byes(round_))
     context = {"event": event, "round": round_, "placements": placements}
     return _print(request, "tournaments/organise/print_pairings.html", context)

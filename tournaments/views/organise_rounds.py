@@ -19,11 +19,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import selectors, services
 from tournaments.forms import ReasonForm, SwapForm
 from tournaments.models import Event, Round, Table
 from tournaments.organise_presenters import disputes
 from tournaments.presenters.round_page import round_page
+from tournaments.selectors import organise as organise_reads
+from tournaments.selectors import public as public_reads
+from tournaments.services import results as results_service
+from tournaments.services import rounds as rounds_service
 from tournaments.web.access import actor, error_status, organiser_required, round_or_404
 from tournaments.web.forms_flow import Outcome, submit
 
@@ -102,7 +105,7 @@ def _round_step(
 def round_retry(request, event: Event, number: int):
     """Build a failed (or draft) round again, e.g. after check-ins changed."""
     return _round_step(
-        request, event, number, services.round_retry, _("Round %(n)s is being built again.")
+        request, event, number, rounds_service.round_retry, _("Round %(n)s is being built again.")
     )
 
 
@@ -112,13 +115,13 @@ def round_swap(request, event: Event, number: int):
     """Swap two players of the draft; the pairing's flags are worked out again."""
     round_ = round_or_404(event, number)
     form = SwapForm(request.POST, players=round_page(round_).swap_choices)
-    outcome = submit(form, services.round_swap, round_=round_, actor=actor(request))
+    outcome = submit(form, rounds_service.round_swap, round_=round_, actor=actor(request))
     if outcome.invalid:
         return _render(request, event, round_, swap_form=form, status=400)
     if not outcome.ok:
         return _refused(request, event, round_, outcome.error)
     first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-    names = selectors.player_names(event)
+    names = public_reads.player_names(event)
     message = _("%(a)s and %(b)s swapped.") % {"a": names[first], "b": names[second]}
     return _after(request, event, round_, message)
 
@@ -132,7 +135,7 @@ def round_delete(request, event: Event, number: int):
         request,
         event,
         number,
-        services.round_delete,
+        rounds_service.round_delete,
         _("Round %(n)s deleted."),
         to_event=True,
     )
@@ -142,7 +145,9 @@ def round_delete(request, event: Event, number: int):
 @require_POST
 def round_publish(request, event: Event, number: int):
     """Publish the draft: every table gets its game and its keeper link."""
-    return _round_step(request, event, number, services.round_publish, _("Round %(n)s published."))
+    return _round_step(
+        request, event, number, rounds_service.round_publish, _("Round %(n)s published.")
+    )
 
 
 @organiser_required
@@ -154,7 +159,7 @@ def round_close(request, event: Event, number: int):
         request,
         event,
         number,
-        services.round_close,
+        rounds_service.round_close,
         _("Round %(n)s closed."),
         to_event=True,
     )
@@ -162,7 +167,7 @@ def round_close(request, event: Event, number: int):
 
 def _table(round_: Round, number: int) -> Table:
     try:
-        return selectors.table_of(round_, number)
+        return organise_reads.table_of(round_, number)
     except Table.DoesNotExist:
         raise Http404 from None
 
@@ -185,7 +190,7 @@ def result_confirm(request, event: Event, number: int, table_number: int):
     if table.game_id is None:  # a draft's table has no game to confirm yet
         outcome = Outcome(status=400, error=_("The round is not published yet."))
     else:
-        outcome = submit(None, services.result_confirm, table=table, actor=actor(request))
+        outcome = submit(None, results_service.result_confirm, table=table, actor=actor(request))
     if not outcome.ok:
         if not request.htmx:
             return _refused(request, event, round_, outcome.error)
@@ -204,7 +209,7 @@ def result_reopen(request, event: Event, number: int, table_number: int):
     table = _table(round_, table_number)
     form = ReasonForm(request.POST, prefix=f"t{table.number}")
     partial = "results" if request.htmx else None
-    outcome = submit(form, services.result_reopen, table=table, actor=actor(request))
+    outcome = submit(form, results_service.result_reopen, table=table, actor=actor(request))
     if outcome.invalid:
         forms = {table.number: form}
         return _render(request, event, round_, reopen_forms=forms, status=400, partial=partial)

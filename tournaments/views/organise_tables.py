@@ -27,8 +27,11 @@ from scoring.names import MAX_NAME
 from scoring.presenters import signed
 from scoring.presenters.confirmations import board as confirmations_board
 from scoring.selectors import game_state, live_entries
-from tournaments import selectors, services, walkouts
+from tournaments import walkouts
 from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
+from tournaments.selectors.organise import table_of
+from tournaments.selectors.public import round_by_number
+from tournaments.services.registration import players_register
 from tournaments.vocabulary import TableStatus
 from tournaments.web.access import actor, organiser_required
 from tournaments.web.forms_flow import submit
@@ -140,8 +143,8 @@ class SeatLine:
 
 def _table(event: Event, number: int, table_number: int) -> Table:
     try:
-        round_ = selectors.round_by_number(event, number)
-        return selectors.table_of(round_, table_number)
+        round_ = round_by_number(event, number)
+        return table_of(round_, table_number)
     except (Round.DoesNotExist, Table.DoesNotExist):
         raise Http404 from None
 
@@ -266,7 +269,7 @@ def _substitute(*, table: Table, seat: int, player, new_name: str, reason: str, 
     """The substitute form's writes: a new name is entered (checked in) first, then takes
     the seat (walkouts.table_substitute). Returns the player who sits down."""
     if new_name:
-        entry = services.players_register(
+        entry = players_register(
             event=table.round.event, names=[new_name], checked_in=True, actor=actor, by=by
         )[0]
         sitting = entry.player

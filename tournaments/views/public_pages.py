@@ -13,12 +13,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.presenters import ruleset_label
-from tournaments import selectors
 from tournaments.models import Event, Player, Round
 from tournaments.presenters import event as event_words
 from tournaments.presenters.seat import player_games
 from tournaments.presenters.standings import standings_context
 from tournaments.presenters.tables import round_over
+from tournaments.selectors.organise import rounds_progress
+from tournaments.selectors.public import (
+    entered_player,
+    events_listed,
+    published_round,
+    standings_latest,
+)
 from tournaments.views.public_kept import kept_page, round_tables_html, round_version
 from tournaments.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
 
@@ -26,14 +32,14 @@ from tournaments.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
 @require_GET
 def home(request):
     """The front page: the events being played now, and the three things people come for."""
-    running = event_words.running(selectors.events_listed())[:5]
+    running = event_words.running(events_listed())[:5]
     return render(request, "home.html", {"running": running})
 
 
 @require_GET
 def events(request):
     """Every event: those being played first, then those taking entries, then closed ones."""
-    groups = event_words.event_groups(selectors.events_listed())
+    groups = event_words.event_groups(events_listed())
     return render(request, PAGES + "events.html", {"groups": groups})
 
 
@@ -43,7 +49,7 @@ def event(request, event: Event):
     context = {
         "event": event,
         "ruleset": ruleset_label(event.ruleset),
-        **event_words.event_home(event, selectors.rounds_progress(event)),
+        **event_words.event_home(event, rounds_progress(event)),
     }
     return render(request, PAGES + "event.html", context)
 
@@ -55,7 +61,7 @@ def round_detail(request, event: Event, number: int):
     if number > MAX_ROUND:
         raise Missing(_("There is no such round."))
     try:
-        round_ = selectors.published_round(event, number)
+        round_ = published_round(event, number)
     except Round.DoesNotExist:
         raise Missing(_("There is no such round, or it is not published yet.")) from None
 
@@ -78,10 +84,10 @@ def player(request, event: Event, player_id: int):
     if player_id > MAX_ID:
         raise Missing(_("There is no such player in this event."))
     try:
-        person: Player = selectors.entered_player(event, player_id)
+        person: Player = entered_player(event, player_id)
     except Player.DoesNotExist:
         raise Missing(_("There is no such player in this event.")) from None
-    standing = standings_context(event, selectors.standings_latest(event), player_id=person.pk)
+    standing = standings_context(event, standings_latest(event), player_id=person.pk)
     row = next(iter(standing["rows"]), None)
     context = {
         "event": event,

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_http_methods
 
 from config.forms import Form
 from scoring.keeper import keep_grant
-from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Event
+from tournaments.selectors.public import event_by_slug
 from tournaments.services import pins
 from tournaments.web.public import MAX_ROUND, PAGES, no_such_event, query_id
 
@@ -64,7 +64,7 @@ def _status(error: TournamentError) -> int:
 def table_pin(request, slug: str):
     """GET: the form (the table number may come from ?table=); POST: check, grant, go."""
     try:
-        event = selectors.event_by_slug(slug)
+        event = event_by_slug(slug)
     except Event.DoesNotExist:
         return no_such_event(request)
     if request.method == "GET":

@@ -16,7 +16,6 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Event
 from tournaments.presenters.seat import SeatMap
@@ -27,6 +26,7 @@ from tournaments.selectors.identity import (
     proven_entry,
     slip_entry,
 )
+from tournaments.selectors.public import event_by_slug
 from tournaments.services import identity
 from tournaments.views.public_kept import event_seat_map, event_version, kept_page
 from tournaments.web.public import PAGES, event_page, no_such_event, query_id
@@ -173,7 +173,7 @@ def seat_me(request, slug: str):
     whose it is, in a signed cookie), or "Not you?" (forget). A plain form post, so it works
     without JavaScript; back to the seat page after, or the form again with the refusal."""
     try:
-        event = selectors.event_by_slug(slug)
+        event = event_by_slug(slug)
     except Event.DoesNotExist:
         return no_such_event(request)
     if request.POST.get("forget"):
@@ -203,7 +203,7 @@ def seat_slip(request, slug: str, entry_id: int, secret: str):
     """The printed slip's link: "You are Ana? This is me" (one tap posts the token, so a link
     opened by someone else's preview or a forged page proves nothing on this phone)."""
     try:
-        event = selectors.event_by_slug(slug)
+        event = event_by_slug(slug)
     except Event.DoesNotExist:
         return no_such_event(request)
     entry = slip_entry(event, entry_id, secret)

@@ -25,10 +25,11 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from config.memory import Recent
-from tournaments import selectors, standings_render, walkouts
+from tournaments import standings_render, walkouts
 from tournaments.models import Event, Round
 from tournaments.presenters.standings import built_ago, head_context
 from tournaments.presenters.tables import round_over, table_line
+from tournaments.selectors.public import newest_published_round, round_byes, round_tables_played
 from tournaments.web.polls import POLL_SECONDS, etag, not_modified, polled
 from tournaments.web.public import PAGES, event_page
 
@@ -157,13 +158,13 @@ def _projector_etag(stored: standings_render.Stored | None, round_: Round | None
 
 
 def _projector_context(event: Event, stored, round_: Round | None) -> dict:
-    tables = selectors.round_tables_played(round_) if round_ else []
+    tables = round_tables_played(round_) if round_ else []
     return {
         "event": event,
         "round": round_,
         "round_over": round_over(round_),
         "tables": [table_line(table) for table in tables],
-        "byes": selectors.round_byes(round_) if round_ else [],
+        "byes": round_byes(round_) if round_ else [],
         "poll_seconds": POLL_SECONDS,
         **_standings_parts(stored),
     }
@@ -174,7 +175,7 @@ def projector(request, event: Event):
     """For the wall: the current round's tables, then the standings; projector.js scrolls
     through them and loops, and the fragment polls projector_live."""
     stored = standings_render.newest(event, "projector")
-    round_ = selectors.newest_published_round(event)
+    round_ = newest_published_round(event)
     return render(request, PROJECTOR, _projector_context(event, stored, round_))
 
 
@@ -182,7 +183,7 @@ def projector(request, event: Event):
 def projector_live(request, event: Event):
     """The projector's fragment for the poll: 304 while no table and no standings changed."""
     stored = standings_render.newest(event, "projector")
-    round_ = selectors.newest_published_round(event)
+    round_ = newest_published_round(event)
     tag = _projector_etag(stored, round_)
     cached = not_modified(request, tag)
     if cached is not None:

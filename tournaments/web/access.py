@@ -16,8 +16,8 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 
-from tournaments import selectors
 from tournaments.models import Event, Round
+from tournaments.selectors.public import event_by_slug, round_by_number
 
 PERMISSION = "tournaments.change_event"
 
@@ -42,7 +42,7 @@ def organiser_required(view_func):
     @wraps(view_func)
     def wrapper(request, slug: str, *args, **kwargs):
         try:
-            event = selectors.event_by_slug(slug)
+            event = event_by_slug(slug)
         except Event.DoesNotExist:
             raise Http404 from None
         if not request.user.has_perm(PERMISSION, event):
@@ -61,6 +61,6 @@ def error_status(request, status: int) -> int:
 def round_or_404(event: Event, number: int) -> Round:
     """The event's round by the URL's number (the round pages and the printed ones)."""
     try:
-        return selectors.round_by_number(event, number)
+        return round_by_number(event, number)
     except Round.DoesNotExist:
         raise Http404 from None

@@ -9,8 +9,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournaments import selectors
 from tournaments.models import Event
+from tournaments.selectors.public import event_by_slug
 
 PAGES = "tournaments/public/"
 MAX_ROUND = 32767  # a PositiveSmallIntegerField: anything larger names no round
@@ -41,7 +41,7 @@ def event_page(view_func):
     @wraps(view_func)
     def wrapper(request, slug: str, **kwargs):
         try:
-            event = selectors.event_by_slug(slug)
+            event = event_by_slug(slug)
         except Event.DoesNotExist:
             return no_such_event(request)
         try:

@@ -15,9 +15,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from scoring import autoplay
-from tournaments import services
 from tournaments.models import Club, Event, Round
 from tournaments.services import seasons
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.results import result_confirm, standings_build
+from tournaments.services.rounds import round_close, round_create, round_pair, round_publish
 
 CLUB = "Demo Blato Club"
 EVENT = "Demo evening"
@@ -70,14 +73,12 @@ def build_demo(organiser) -> Event:
     """The demo club's event: one round played and confirmed, the next one under way."""
     rng = random.Random(358)
     with transaction.atomic():
-        club = Club.objects.filter(name=CLUB).first() or services.club_create(
-            name=CLUB, creator=organiser
-        )
+        club = Club.objects.filter(name=CLUB).first() or club_create(name=CLUB, creator=organiser)
         club.organisers.add(organiser)
         season = club.seasons.filter(name=SEASON).first() or seasons.season_create(
             club=club, name=SEASON, actor=USERNAME, by=organiser
         )
-        event = services.event_create(
+        event = event_create(
             club=club,
             name=EVENT,
             rounds_planned=4,
@@ -88,15 +89,13 @@ def build_demo(organiser) -> Event:
             by=organiser,
         )
         seasons.season_add_event(season, event, actor=USERNAME, by=organiser)
-        services.players_register(
-            event=event, names=PLAYERS, checked_in=True, actor=USERNAME, by=organiser
-        )
+        players_register(event=event, names=PLAYERS, checked_in=True, actor=USERNAME, by=organiser)
     first = _published_round(event)
     for table in first.tables.select_related("game").order_by("number"):
         autoplay.play(table.game, rng, actor="demo")
-        services.result_confirm(table=table, actor=USERNAME)
-    services.round_close(round_=first, actor=USERNAME)
-    services.standings_build(event_id=event.pk)
+        result_confirm(table=table, actor=USERNAME)
+    round_close(round_=first, actor=USERNAME)
+    standings_build(event_id=event.pk)
     second = _published_round(event)
     for number, table in enumerate(second.tables.select_related("game").order_by("number")):
         # The first table has finished (its result awaits confirmation); the others are at
@@ -108,6 +107,6 @@ def build_demo(organiser) -> Event:
 def _published_round(event: Event) -> Round:
     """Ask for the next round and pair it here, so the demo needs no worker running yet; the
     queued pairing task finds the round built and does nothing."""
-    round_ = services.round_create(event=event, actor=USERNAME)
-    round_ = services.round_pair(round_id=round_.pk)
-    return services.round_publish(round_=round_, actor=USERNAME)
+    round_ = round_create(event=event, actor=USERNAME)
+    round_ = round_pair(round_id=round_.pk)
+    return round_publish(round_=round_, actor=USERNAME)

@@ -15,8 +15,13 @@ from django.core.management.base import BaseCommand, CommandError
 import engine
 from config.celery import app as celery_app
 from scoring import autoplay
-from tournaments import pairing, selectors, services
+from tournaments import pairing
 from tournaments.models import Round, Table
+from tournaments.selectors.public import standings_current
+from tournaments.services.event import club_create, event_create
+from tournaments.services.registration import players_register
+from tournaments.services.results import result_confirm
+from tournaments.services.rounds import round_close, round_create, round_publish
 
 WAIT_SECONDS = 300
 #: A task not done after this long is a reason to ask whether any worker is there at all:
@@ -55,8 +60,8 @@ class Command(BaseCommand):
 
 def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -> dict:
     rng = random.Random(seed)
-    club = services.club_create(name=f"Simulated club {seed}")
-    event = services.event_create(
+    club = club_create(name=f"Simulated club {seed}")
+    event = event_create(
         club=club,
         name=f"Simulated {ruleset} {mode} {seed}",
         ruleset=ruleset,
@@ -66,7 +71,7 @@ def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -
         actor="simulator",
     )
     names = [f"Player {number:04d}" for number in range(1, players + 1)]
-    entries = services.players_register(event=event, names=names, checked_in=True)
+    entries = players_register(event=event, names=names, checked_in=True)
     output = {
         "event": event.slug,
         "players": [{"id": entry.player_id, "name": entry.player.name} for entry in entries],
@@ -74,7 +79,7 @@ def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -
         "seconds": {"pairing": [], "standings": []},
     }
     for _ in range(rounds):
-        round_ = services.round_create(event=event, actor="simulator")
+        round_ = round_create(event=event, actor="simulator")
         round_ = _wait_for(
             lambda r=round_: Round.objects.get(pk=r.pk),
             lambda r: r.status != Round.Status.PENDING,
@@ -83,14 +88,14 @@ def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -
         if round_.status == Round.Status.FAILED:
             raise CommandError(f"round {round_.number} could not be paired: {round_.build_error}")
         output["seconds"]["pairing"].append(round_.pairing_seconds)
-        services.round_publish(round_=round_, actor="simulator")
+        round_publish(round_=round_, actor="simulator")
         tables = list(round_.tables.select_related("game").order_by("number"))
         for table in tables:
             _play(table, rng)
-        services.round_close(round_=round_, actor="simulator")
+        round_close(round_=round_, actor="simulator")
         # The round's results are all in: wait for the build that counts them all.
         snapshot = _wait_for(
-            lambda: selectors.standings_current(event),
+            lambda: standings_current(event),
             lambda s: s is not None,
             "the standings",
         )
@@ -129,7 +134,7 @@ def _wait_for(fetch, done, what):
 def _play(table: Table, rng: random.Random) -> None:
     """Play the table's game to its end through the scoring services, then confirm it."""
     autoplay.play(table.game, rng, actor="simulator")
-    services.result_confirm(table=table, actor="simulator")
+    result_confirm(table=table, actor="simulator")
 
 
 def _round_json(round_: Round, snapshot) -> dict:
