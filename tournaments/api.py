@@ -13,8 +13,9 @@ from tournaments import standings_render, walkouts
 from tournaments.api_auth import organises, token_account
 from tournaments.api_input import ReasonIn
 from tournaments.api_rounds import round_delete, round_status
+from tournaments.common.selectors import event_by_slug
 from tournaments.models import Event
-from tournaments.selectors.public import event_by_slug, published_rounds, round_byes, round_tables
+from tournaments.rounds.selectors import published_rounds, round_byes, round_tables
 
 #: How long a process answers a standings poll from memory without asking the database
 #: anything. Every phone in the room polls: one look every few seconds per process is plenty

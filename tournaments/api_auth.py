@@ -14,8 +14,8 @@ from ninja.security import HttpBearer
 from config.api import ApiError, bearer_token
 from scoring import throttle
 from tournaments import tokens
+from tournaments.common.selectors import event_by_slug
 from tournaments.models import Event
-from tournaments.selectors.public import event_by_slug
 
 PERMISSION = "tournaments.change_event"
 CHALLENGE = 'Bearer realm="api"'

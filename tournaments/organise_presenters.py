@@ -20,7 +20,7 @@ from scoring.presenters.confirmations import Board, board, said_line
 from tournaments.event_settings import SETTING_LABELS
 from tournaments.messages import render
 from tournaments.models import EventLog, Round, Table
-from tournaments.selectors.organise import RoundProgress, round_stuck
+from tournaments.rounds.selectors import RoundProgress, round_stuck
 from tournaments.vocabulary import PAIRING_MODE_LABELS
 from tournaments.walkouts import outcome_label
 

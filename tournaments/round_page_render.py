@@ -37,7 +37,7 @@ from config.release import RELEASE
 from tournaments.models import Event, Round
 from tournaments.presenters.seat import SeatMap, seat_map, seat_map_compact, seat_map_from
 from tournaments.presenters.tables import table_line
-from tournaments.selectors.public import (
+from tournaments.rounds.selectors import (
     published_round,
     published_rounds,
     round_byes,

@@ -31,7 +31,7 @@ from django.utils import translation
 
 from tournaments.models import Entry, Event, Standings
 from tournaments.presenters.standings import standings_label, table_context
-from tournaments.selectors.public import StandingsView, standings_head, standings_people
+from tournaments.results.selectors import StandingsView, standings_head, standings_people
 from tournaments.signals import standings_built
 
 STANDINGS_TABLE = "tournaments/public/standings.html#table"

@@ -9,7 +9,7 @@ answers. Both tasks are idempotent, so a sweep that overlaps a live task changes
 from __future__ import annotations
 
 from tournaments.models import Event, Round
-from tournaments.selectors.public import stale_standings
+from tournaments.results.selectors import stale_standings
 
 
 def events_with_stale_standings() -> list[int]:

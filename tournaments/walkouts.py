@@ -29,8 +29,8 @@ from scoring.errors import ScoringError
 from scoring.models import Game
 from scoring.names import clean
 from tournaments.errors import NotAllowed, TournamentError, scoring_refusal
+from tournaments.events.selectors.entries import open_table_of  # noqa: F401 - the pages ask it here too
 from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Entry, EventLog, Player, Round, Table
-from tournaments.selectors.organise import open_table_of  # noqa: F401 - the pages ask it here too
 from tournaments.services._common import standings_changed
 from tournaments.vocabulary import TABLE_STATUSES, TableStatus
 

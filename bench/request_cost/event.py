@@ -27,7 +27,7 @@ def make_event(tables: int, deals: int, seed: int):
     from scoring.models import Game
     from scoring.selectors import game_record
     from tournaments.models import Round
-    from tournaments.selectors.public import standings_current
+    from tournaments.results.selectors import standings_current
     from tournaments.services.event import club_create, event_create
     from tournaments.services.registration import players_register
     from tournaments.services.results import result_confirm

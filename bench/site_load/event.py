@@ -79,7 +79,7 @@ def wait_for_worker(event, args, since: float) -> dict:
     current results, and until the broker's queue is empty."""
     from django.db import close_old_connections
 
-    from tournaments.selectors.public import standings_current
+    from tournaments.results.selectors import standings_current
 
     current = empty = None
     deadline = time.monotonic() + args.catchup_timeout

@@ -84,7 +84,7 @@ def wait_for_standings(event, timeout: float, since: float) -> dict:
     worker's builds, through the folder broker), or None after `timeout`."""
     from django.db import close_old_connections
 
-    from tournaments.selectors.public import standings_current
+    from tournaments.results.selectors import standings_current
 
     since = since or time.monotonic()
     deadline = time.monotonic() + timeout

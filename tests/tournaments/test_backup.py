@@ -31,9 +31,10 @@ from scoring.selectors import game_state_json, live_entries
 from tournaments import backup, event_settings, sweep
 from tournaments.backup import writing
 from tournaments.errors import TournamentError
+from tournaments.events.selectors.entries import player_names
 from tournaments.management.commands.simulate_event import simulate
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
-from tournaments.selectors.public import player_names, standings_latest
+from tournaments.results.selectors import standings_latest
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import entry_withdraw, players_register
 from tournaments.services.results import result_confirm, result_reopen, standings_build

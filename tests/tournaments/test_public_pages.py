@@ -13,8 +13,8 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments import tasks
+from tournaments.events.selectors.entries import player_names
 from tournaments.models import Event, Round
-from tournaments.selectors.public import player_names
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm, result_reopen, standings_build

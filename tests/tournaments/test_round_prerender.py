@@ -16,7 +16,7 @@ from django.utils import translation
 from tournaments import round_page_render, walkouts
 from tournaments.models import Event, Round
 from tournaments.presenters.seat import seat_map, seat_map_compact, seat_map_from
-from tournaments.selectors.public import published_round
+from tournaments.rounds.selectors import published_round
 from tournaments.services import members
 from tournaments.views import public_kept
 

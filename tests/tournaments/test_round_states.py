@@ -14,7 +14,7 @@ from django.utils import timezone
 from tournaments import bridge, pairing, tasks
 from tournaments.errors import NotAllowed
 from tournaments.models import Entry, EventLog, Round
-from tournaments.selectors.organise import round_actions, round_to_build
+from tournaments.rounds.selectors import round_actions, round_to_build
 from tournaments.services.registration import entry_withdraw
 from tournaments.services.results import result_confirm
 from tournaments.services.rounds import (

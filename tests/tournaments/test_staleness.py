@@ -10,7 +10,7 @@ import pytest
 from scoring import services as scoring
 from tournaments import event_settings, tasks, walkouts
 from tournaments.models import Event, Round
-from tournaments.selectors.public import standings_head, standings_latest
+from tournaments.results.selectors import standings_head, standings_latest
 from tournaments.services.event import club_create, event_create, event_update
 from tournaments.services.registration import entry_check_in, players_register
 from tournaments.services.results import result_reopen, standings_build

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tournaments import tasks
 from tournaments.models import Standings
-from tournaments.selectors.public import standings_current
+from tournaments.results.selectors import standings_current
 from tournaments.services.event import club_create, event_create
 from tournaments.services.results import standings_build
 from tournaments.services.rounds import round_create, round_publish

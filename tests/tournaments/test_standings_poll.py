@@ -26,7 +26,7 @@ from django.utils.safestring import mark_safe
 from tournaments import standings_render, tasks
 from tournaments.models import Entry, Standings
 from tournaments.presenters import standings as words
-from tournaments.selectors.public import standings_latest
+from tournaments.results.selectors import standings_latest
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import entry_withdraw
 from tournaments.services.results import standings_build

@@ -429,7 +429,7 @@ def test_the_void_policy_is_an_editable_setting(organised_event):
 
 
 def test_the_public_pages_notice_a_void_table_as_a_change_to_the_standings(evening):
-    from tournaments.selectors.public import standings_head
+    from tournaments.results.selectors import standings_head
 
     event, round_ = evening
     snapshot = standings_build(event_id=event.pk)

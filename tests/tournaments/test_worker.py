@@ -15,7 +15,7 @@ from django.db import connection
 from config.celery import app
 from tournaments.models import Round
 from tournaments.queue import enqueue_now
-from tournaments.selectors.public import standings_current
+from tournaments.results.selectors import standings_current
 from tournaments.services.event import club_create, event_create
 from tournaments.services.rounds import round_close, round_create, round_publish
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from tournaments.models import Event, Round
 from tournaments.presenters.tables import round_over
-from tournaments.selectors.organise import RoundProgress
+from tournaments.rounds.selectors import RoundProgress
 from tournaments.services.pins import pins_open
 
 #: An event's state on its home page, after "Status".

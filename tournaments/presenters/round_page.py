@@ -17,16 +17,17 @@ from django.utils.translation import ngettext
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
 from tournaments import organise_presenters as words
+from tournaments.events.selectors.entries import player_names
 from tournaments.forms import ReasonForm
 from tournaments.models import Round, Table
-from tournaments.selectors.organise import (
+from tournaments.rounds.selectors import (
     RoundProgress,
     round_actions,
+    round_byes,
     round_progress,
     round_stuck,
     round_tables_activity,
 )
-from tournaments.selectors.public import player_names, round_byes
 
 #: A table still in play with nothing entered for this long is highlighted: a phone may have
 #: died, or the keeper stopped entering (a deal takes a few minutes).

@@ -10,7 +10,7 @@ from scoring.names import latin_key
 from tournaments import walkouts
 from tournaments.models import Event, Player, Round
 from tournaments.presenters.tables import SeatLine, TableLine, round_over, table_line
-from tournaments.selectors.public import (
+from tournaments.rounds.selectors import (
     NamedIds,
     names_matching,
     newest_published_round,

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from tournaments.models import Event
-from tournaments.selectors.public import StandingsView, standings_order
+from tournaments.results.selectors import StandingsView, standings_order
 from tournaments.vocabulary import METRIC_WORDS
 
 

@@ -20,6 +20,7 @@ from scoring import services as scoring
 from scoring.names import name_key
 from tournaments.backup.fields import NAMING_PLAYERS
 from tournaments.errors import NotAllowed, TournamentError
+from tournaments.events.selectors.entries import joining_round
 from tournaments.models import (
     Bye,
     Club,
@@ -34,7 +35,6 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_club, require_event
 from tournaments.queue import enqueue_on_commit
-from tournaments.selectors.organise import joining_round
 from tournaments.services._common import log_action, standings_changed
 from tournaments.services.registration import clean_name
 

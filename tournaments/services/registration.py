@@ -6,9 +6,9 @@ from django.db import transaction
 
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_key
 from tournaments.errors import NotAllowed, TournamentError
+from tournaments.events.selectors.entries import joining_round, open_table_of
 from tournaments.models import Entry, Event, Player
 from tournaments.permissions import require_event
-from tournaments.selectors.organise import joining_round, open_table_of
 from tournaments.services._common import log_action, standings_changed
 
 

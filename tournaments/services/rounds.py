@@ -15,7 +15,7 @@ from tournaments import bridge, pairing
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import SETTLED_RESULTS, Event, Round, Table
 from tournaments.queue import enqueue_on_commit
-from tournaments.selectors.organise import round_actions, round_field_size, round_to_build
+from tournaments.rounds.selectors import round_actions, round_field_size, round_to_build
 from tournaments.services._common import log_action, standings_changed
 from tournaments.services.pins import pins_make
 from tournaments.vocabulary import ROUND_MIN_PLAYERS

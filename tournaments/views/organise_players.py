@@ -23,9 +23,10 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.names import near_pairs
 from tournaments import walkouts
 from tournaments.csv_import import names_from_text
+from tournaments.events.selectors.entries import entry_counts, entry_of, event_entries
 from tournaments.forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
 from tournaments.models import Entry, Event
-from tournaments.selectors.organise import entry_counts, entry_of, event_entries, round_to_build
+from tournaments.rounds.selectors import round_to_build
 from tournaments.services.registration import (
     entries_check_in_all,
     entry_check_in,

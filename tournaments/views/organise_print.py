@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 from tournaments import organise_presenters as words
 from tournaments.models import Event
 from tournaments.presenters import paper
-from tournaments.selectors.public import round_byes, round_tables
+from tournaments.rounds.selectors import round_byes, round_tables
 from tournaments.web.access import organiser_required, private, round_or_404
 
 

@@ -28,9 +28,9 @@ from scoring.presenters import signed
 from scoring.presenters.confirmations import board as confirmations_board
 from scoring.selectors import game_state, live_entries
 from tournaments import walkouts
+from tournaments.common.selectors import round_by_number
 from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
-from tournaments.selectors.organise import table_of
-from tournaments.selectors.public import round_by_number
+from tournaments.rounds.selectors import table_of
 from tournaments.services.registration import players_register
 from tournaments.vocabulary import TableStatus
 from tournaments.web.access import actor, organiser_required

@@ -13,18 +13,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.presenters import ruleset_label
+from tournaments.events.selectors.entries import entered_player, events_listed
 from tournaments.models import Event, Player, Round
 from tournaments.presenters import event as event_words
 from tournaments.presenters.seat import player_games
 from tournaments.presenters.standings import standings_context
 from tournaments.presenters.tables import round_over
-from tournaments.selectors.organise import rounds_progress
-from tournaments.selectors.public import (
-    entered_player,
-    events_listed,
-    published_round,
-    standings_latest,
-)
+from tournaments.results.selectors import standings_latest
+from tournaments.rounds.selectors import published_round, rounds_progress
 from tournaments.views.public_kept import kept_page, round_tables_html, round_version
 from tournaments.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
 

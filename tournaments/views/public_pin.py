@@ -14,9 +14,9 @@ from django.views.decorators.http import require_http_methods
 
 from config.forms import Form
 from scoring.keeper import keep_grant
+from tournaments.common.selectors import event_by_slug
 from tournaments.errors import TournamentError
 from tournaments.models import Event
-from tournaments.selectors.public import event_by_slug
 from tournaments.services import pins
 from tournaments.web.public import MAX_ROUND, PAGES, no_such_event, query_id
 

@@ -16,8 +16,8 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 
+from tournaments.common.selectors import event_by_slug, round_by_number
 from tournaments.models import Event, Round
-from tournaments.selectors.public import event_by_slug, round_by_number
 
 PERMISSION = "tournaments.change_event"
 

@@ -9,8 +9,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from tournaments.common.selectors import event_by_slug
 from tournaments.models import Event
-from tournaments.selectors.public import event_by_slug
 
 PAGES = "tournaments/public/"
 MAX_ROUND = 32767  # a PositiveSmallIntegerField: anything larger names no round

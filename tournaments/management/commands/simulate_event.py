@@ -17,7 +17,7 @@ from config.celery import app as celery_app
 from scoring import autoplay
 from tournaments import pairing
 from tournaments.models import Round, Table
-from tournaments.selectors.public import standings_current
+from tournaments.results.selectors import standings_current
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm

@@ -1,4 +1,6 @@
-"""Reads for the organiser pages and the round rules the services refuse by (ROUND_ACTIONS)."""
+"""A round's reads: its tables and byes as published, its progress and the actions it allows
+(ROUND_ACTIONS, the rules the services refuse by), and where a player sat.
+"""
 
 from __future__ import annotations
 
@@ -7,65 +9,123 @@ from datetime import datetime
 
 from django.db.models import (
     Count,
+    Exists,
     OuterRef,
     Prefetch,
     Q,
     Subquery,
+    Sum,
 )
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring.models import DealEntry, Game
+from scoring.names import name_key
+from scoring.names import search as search_names
 from tournaments import bridge
-from tournaments.models import SETTLED_RESULTS, Club, Entry, Event, EventLog, Round, Table
-from tournaments.selectors.public import published_rounds
+from tournaments.events.selectors.entries import player_names
+from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Event, Round, Table
 
 
-def events_organised_by(user):
-    """The events this user runs (listed on the event, or running its club), newest first;
-    a superuser sees every event (tournaments.permissions)."""
-    events = Event.objects.select_related("club").order_by("-created_at", "-pk")
-    if user.is_superuser:
-        return events
-    return events.filter(Q(organisers=user) | Q(club__organisers=user)).distinct()
+def seat_names_and_byes(
+    event: Event, round_: Round | None
+) -> tuple[dict[int, str], frozenset[int], frozenset[int]]:
+    """The event's players' names, who of them has a bye in `round_` and who has withdrawn,
+    in one query (what "where do I sit" matches names against)."""
+    rows = event.entries.all()
+    if round_ is not None:  # else no bye: the Exists would ask for round None's
+        rows = rows.annotate(
+            bye=Exists(Bye.objects.filter(round=round_, player=OuterRef("player")))
+        )
+    fields = ("player_id", "player__name", "withdrawn", *(("bye",) if round_ is not None else ()))
+    names, byes, withdrawn = {}, set(), set()
+    for pid, name, gone, *has_bye in rows.values_list(*fields):
+        names[pid] = name
+        if has_bye and has_bye[0]:
+            byes.add(pid)
+        if gone:
+            withdrawn.add(pid)
+    return names, frozenset(byes), frozenset(withdrawn)
 
 
-def clubs_by_name():
-    return Club.objects.order_by("name")
-
-
-def clubs_run_by(user):
-    """The clubs this user may make an event in (tournaments.permissions): the clubs they
-    run; a superuser, every club."""
-    clubs = clubs_by_name()
-    return clubs if user.is_superuser else clubs.filter(organisers=user)
-
-
-@dataclass(frozen=True)
-class EntryCounts:
-    entered: int
-    checked_in: int
-    withdrawn: int
-
-
-def entry_counts(event: Event) -> EntryCounts:
-    counts = event.entries.aggregate(
-        entered=Count("pk"),
-        checked_in=Count("pk", filter=Q(checked_in=True, withdrawn=False)),
-        withdrawn=Count("pk", filter=Q(withdrawn=True)),
+def round_tables(round_: Round) -> list[Table]:
+    return list(
+        round_.tables.select_related("seat_0", "seat_1", "seat_2", "game").order_by("number")
     )
-    return EntryCounts(**counts)
 
 
-def event_entries(event: Event, name_contains: str = "") -> list[Entry]:
-    entries = event.entries.select_related("player").order_by("player__name", "pk")
-    if name_contains:
-        entries = entries.filter(player__name__icontains=name_contains)
-    return list(entries)
+def round_byes(round_: Round) -> list:
+    return list(round_.byes.select_related("player").order_by("player__name"))
 
 
-def entry_of(event: Event, entry_id: int) -> Entry:
-    return event.entries.select_related("player", "event").get(pk=entry_id)
+#: The rounds the public may see: a draft may still change.
+PUBLIC_ROUNDS = PUBLIC_ROUND_STATUSES
+
+
+def published_rounds(event: Event):
+    return event.rounds.filter(status__in=PUBLIC_ROUNDS)
+
+
+def published_round(event: Event, number: int) -> Round:
+    """A round the public may see: published or closed (a draft may still change), with
+    `games_version` (as newest_published_round): what names its kept page."""
+    rounds = published_rounds(event).filter(number=number)
+    return rounds.annotate(games_version=Coalesce(Sum("tables__game__version"), 0)).get()
+
+
+def newest_published_round(event: Event) -> Round | None:
+    """The round players ask about, with `games_version`: the sum of its games' versions,
+    which goes up with every change at any of its tables (what a poll compares)."""
+    rounds = published_rounds(event).order_by("-number")
+    return rounds.annotate(games_version=Coalesce(Sum("tables__game__version"), 0)).first()
+
+
+def _with_deals(tables):
+    """Tables with players and game, and `deals`: their game's live deals so far."""
+    live = (
+        DealEntry.objects.filter(game=OuterRef("game"), undone_at__isnull=True)
+        .order_by()
+        .values("game")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    related = tables.select_related("round", "seat_0", "seat_1", "seat_2", "game")
+    return related.annotate(deals=Coalesce(Subquery(live), 0))
+
+
+def round_tables_played(round_: Round) -> list[Table]:
+    """The round's tables in order, each with its players, game and live deal count."""
+    return list(_with_deals(round_.tables.all()).order_by("number"))
+
+
+def player_tables(event: Event, player_id: int) -> list[Table]:
+    """The player's tables in the event's published rounds, oldest round first."""
+    sits = Q(seat_0_id=player_id) | Q(seat_1_id=player_id) | Q(seat_2_id=player_id)
+    tables = Table.objects.filter(sits, round__in=published_rounds(event))
+    return list(_with_deals(tables).order_by("round__number"))
+
+
+def player_byes(event: Event, player_id: int) -> list:
+    return list(bridge.counted_byes(event).filter(player_id=player_id).order_by("round__number"))
+
+
+NamedIds = list[tuple[int, str]]
+
+
+def players_matching(event: Event, text: str) -> tuple[NamedIds, NamedIds]:
+    """The event's players a typed name may mean, by name (scoring.names.search: Latin or
+    Cyrillic, no case or accents): (whose whole name it is, everyone it may mean)."""
+    return names_matching(player_names(event), text)
+
+
+def names_matching(names: dict[int, str], text: str) -> tuple[NamedIds, NamedIds]:
+    """players_matching among `names` (id → name) already read."""
+    found = search_names(text, names)
+
+    def named(ids) -> NamedIds:
+        return sorted(((pid, names[pid]) for pid in ids), key=lambda p: (name_key(p[1]), p[0]))
+
+    return named(found.exact), named(found.exact) + named(found.partial)
 
 
 FINISHED = (Game.Result.FINISHED, Game.Result.CONFIRMED)
@@ -150,11 +210,6 @@ def table_of(round_: Round, number: int) -> Table:
     return round_.tables.select_related("round__event", "game").get(number=number)
 
 
-def event_log(event: Event, limit: int | None = None) -> list[EventLog]:
-    entries = event.log.order_by("-at", "-pk")
-    return list(entries[:limit] if limit else entries)
-
-
 def event_tables(event: Event, *, with_deals: bool = False) -> list[Table]:
     """Every table of the event's published rounds, by round and number, with its players
     and game; with_deals adds each game's live deals (as `game.live_entries`) in one query."""
@@ -181,6 +236,7 @@ def event_byes(event: Event) -> list:
 #: offers to build it again: pairing takes well under a second (docs/performance.md), so a
 #: minute means no worker took the task (stopped, or the broker lost the message).
 STUCK_SECONDS = 60
+
 
 #: What the organiser can do to a round in each state (docs/rounds.md). The one rule: the
 #: services refuse what is not listed here, and the pages offer only what is.
@@ -215,13 +271,6 @@ def round_field_size(event: Event, number: int) -> int:
     return bridge.round_field(event, number).count()
 
 
-def joining_round(event: Event) -> int:
-    """The first round a player entered now can play: the next one not built yet (a round
-    being built, failed or deleted takes them when it is built)."""
-    built = (Round.Status.DRAFT, Round.Status.PUBLISHED, Round.Status.CLOSED)
-    return event.rounds.filter(status__in=built).count() + 1
-
-
 def round_to_build(event: Event, last: Round | None) -> int | None:
     """The number of the round the organiser can build now, given the event's newest round;
     None while a round is under way or once the event is closed (one round at a time)."""
@@ -230,16 +279,3 @@ def round_to_build(event: Event, last: Round | None) -> int | None:
     if last is None:
         return 1
     return last.number + 1 if last.status == Round.Status.CLOSED else None
-
-
-def open_table_of(event: Event, player_id: int) -> Table | None:
-    """The table of a published round where the player still sits and whose result is not
-    settled (neither confirmed nor void): what a withdrawal leaves for the organiser."""
-    sits = Q(seat_0_id=player_id) | Q(seat_1_id=player_id) | Q(seat_2_id=player_id)
-    return (
-        Table.objects.filter(sits, round__event=event, round__status=Round.Status.PUBLISHED)
-        .exclude(game__result__in=SETTLED_RESULTS)
-        .select_related("round")
-        .order_by("-round__number", "number")
-        .first()
-    )

@@ -1,0 +1,95 @@
+"""What the standings read: the newest snapshot, whether it is stale, the people in it and
+their order, in few queries whatever the field's size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import (
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
+
+from tournaments import bridge
+from tournaments.models import Event, Standings
+
+
+@dataclass(frozen=True)
+class StandingsView:
+    snapshot: Standings | None
+    stale: bool
+    names: dict[int, str]
+    withdrawn: frozenset[int] = frozenset()  # marked in their rows, read live like the names
+
+
+def standings_newest(event: Event) -> tuple[Standings | None, bool]:
+    """The newest stored standings, and whether they are stale (standings_stale), in one
+    query: the event's version is read with the snapshot, not from a copy held since."""
+    snapshot = event.standings.annotate(event_version=F("event__results_version")).first()
+    return snapshot, snapshot is None or snapshot.results_version != snapshot.event_version
+
+
+def standings_current(event: Event) -> Standings | None:
+    """The newest snapshot if it is current (built from every change so far), else None:
+    what a script waiting for a build (the simulator, a benchmark) asks."""
+    snapshot, stale = standings_newest(event)
+    return None if stale else snapshot
+
+
+def standings_people(event: Event) -> tuple[dict[int, str], frozenset[int]]:
+    """The event's players' names, and who has withdrawn, in one query (the standings rows
+    name and mark them)."""
+    rows = event.entries.values_list("player_id", "player__name", "withdrawn")
+    names, withdrawn = {}, set()
+    for player, name, gone in rows:
+        names[player] = name
+        if gone:
+            withdrawn.add(player)
+    return names, frozenset(withdrawn)
+
+
+def standings_latest(event: Event) -> StandingsView:
+    """standings_newest with the players' names and who has withdrawn."""
+    return StandingsView(*standings_newest(event), *standings_people(event))
+
+
+def stale_standings(events: QuerySet[Event]) -> QuerySet[Event]:
+    """Those of `events` whose standings are stale: the one rule of staleness. An event's
+    results_version goes up with every write that changes what its standings are built from
+    (services.standings_changed); a snapshot keeps the version it was built from; the
+    standings are stale while the newest snapshot's differs (or there is none)."""
+    newest = Standings.objects.filter(event=OuterRef("pk")).order_by("-built_at", "-pk")
+    seen = Subquery(newest.values("results_version")[:1])
+    return events.annotate(seen=seen).filter(Q(seen__isnull=True) | ~Q(seen=F("results_version")))
+
+
+@dataclass(frozen=True)
+class StandingsHead:
+    """What a poll needs to tell whether the standings changed: no rows, no names."""
+
+    snapshot_id: int | None
+    built_at: datetime | None
+    stale: bool
+
+
+def standings_head(event: Event) -> StandingsHead:
+    """The newest snapshot's id and time, and whether it is stale, in one small query."""
+    latest = (
+        event.standings.annotate(event_version=F("event__results_version"))
+        .values("pk", "built_at", "results_version", "event_version")
+        .first()
+    )
+    if latest is None:
+        return StandingsHead(None, None, True)
+    stale = latest["results_version"] != latest["event_version"]
+    return StandingsHead(latest["pk"], latest["built_at"], stale)
+
+
+def standings_order(event: Event) -> tuple[str, ...]:
+    """The metrics that rank this event's players, most important first (ending on "lot")."""
+    return bridge.standings_config(event).order
