@@ -19,9 +19,9 @@ from scoring.selectors import game_state_json
 from tournaments import walkouts
 from tournaments.api_auth import judged_account, no_token, organised_event, organiser_token
 from tournaments.api_input import MAX_ID, MAX_REASON, ReasonIn, actor, number, reason, whole
+from tournaments.common.selectors import round_by_number
 from tournaments.models import Event, Player, Round, Table
-from tournaments.selectors import organise as organise_reads
-from tournaments.selectors import public as public_reads
+from tournaments.rounds.selectors import round_stuck, table_of
 from tournaments.services import results as results_service
 from tournaments.services import rounds as rounds_service
 
@@ -106,14 +106,14 @@ def round_status(round_: Round) -> dict:
     status = {"status": ROUND_STATUS.get(round_.status, round_.status)}
     if round_.status == Round.Status.FAILED:
         status["error"] = round_.build_error
-    elif organise_reads.round_stuck(round_):
+    elif round_stuck(round_):
         status["stuck"] = True
     return status
 
 
 def _round(event: Event, text: str) -> Round:
     try:
-        return public_reads.round_by_number(event, number(text, _("no such round"), 9999))
+        return round_by_number(event, number(text, _("no such round"), 9999))
     except Round.DoesNotExist:
         raise ApiError(404, _("no such round")) from None
 
@@ -180,7 +180,7 @@ TABLE = ROUND + "tables/{table_number}/"
 def _table(event: Event, round_text: str, table_text: str) -> Table:
     round_ = _round(event, round_text)
     try:
-        return organise_reads.table_of(round_, number(table_text, _("no such table"), 9999))
+        return table_of(round_, number(table_text, _("no such table"), 9999))
     except Table.DoesNotExist:
         raise ApiError(404, _("no such table")) from None
 

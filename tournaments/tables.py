@@ -23,10 +23,11 @@ from django.utils.translation import gettext_lazy
 from scoring import presenters as scoring_presenters
 from scoring import selectors as scoring_selectors
 from tournaments import walkouts
+from tournaments.events.selectors.entries import player_names
 from tournaments.models import Event
 from tournaments.organise_presenters import table_result
-from tournaments.selectors import organise as organise_reads
-from tournaments.selectors import public as public_reads
+from tournaments.results.selectors import standings_latest
+from tournaments.rounds.selectors import event_byes, event_tables
 from tournaments.vocabulary import METRIC_LABELS
 
 #: The standings metrics worth a column (the lot is a 53-bit draw, shown as "decided by").
@@ -80,7 +81,7 @@ def _seat_columns(prefix: str, label: str) -> list[tuple[str, tables.Column]]:
 def standings_table(event: Event) -> StandingsTable:
     """The newest snapshot's rows: the ranked ones 1..K, then those not ranked (no game, no
     bye) with an empty rank; games played and withdrawn in their own columns."""
-    view = public_reads.standings_latest(event)
+    view = standings_latest(event)
     notes = walkouts.player_notes(event)
     rows = []
     for row in view.snapshot.rows if view.snapshot else []:
@@ -104,7 +105,7 @@ def standings_table(event: Event) -> StandingsTable:
 
 def pairings_table(event: Event) -> PairingsTable:
     rows = []
-    for table in organise_reads.event_tables(event):
+    for table in event_tables(event):
         for seat, player in enumerate(table.seats):
             rows.append(
                 {
@@ -117,7 +118,7 @@ def pairings_table(event: Event) -> PairingsTable:
                     "reason": table.outcome_reason,  # only the organisers' reason, when given
                 }
             )
-    for bye in organise_reads.event_byes(event):
+    for bye in event_byes(event):
         rows.append({"round": bye.round.number, "player": bye.player.name, "bye": _("yes")})
     rows.sort(key=lambda row: (row["round"], row.get("table") or 10**6, row.get("seat") or 0))
     return PairingsTable(rows)
@@ -132,14 +133,14 @@ def _calls_text(deal, names: list[str]) -> str:
 
 def hands_table(event: Event) -> HandsTable:
     rows = []
-    player_names = public_reads.player_names(event)
-    for table in organise_reads.event_tables(event, with_deals=True):
+    names_by_id = player_names(event)
+    for table in event_tables(event, with_deals=True):
         game = table.game
         names = list(game.players)
         state = scoring_selectors.game_state(game, game.live_entries)
         for deal in state.deals:
             if table.substitutions:  # the players of that deal, before or after a walkout
-                names = walkouts.seat_names_at(table, deal.number, player_names)
+                names = walkouts.seat_names_at(table, deal.number, names_by_id)
             row = {
                 "round": table.round.number,
                 "table": table.number,

@@ -1,5 +1,4 @@
-"""What an address names, read for every feature: an event by its slug, a round by its number.
-"""
+"""What an address names, read for every feature: an event by its slug, a round by its number."""
 
 from __future__ import annotations
 

@@ -21,10 +21,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import organise_presenters as words
+from tournaments.events.selectors.entries import (
+    clubs_run_by,
+    entry_counts,
+    event_log,
+    events_organised_by,
+    player_names,
+)
 from tournaments.forms import ClubForm, EventCreateForm, EventSettingsForm, OrganiserForm
 from tournaments.models import Event, Round
-from tournaments.selectors import organise as organise_reads
-from tournaments.selectors import public as public_reads
+from tournaments.rounds.selectors import (
+    round_field_size,
+    round_stuck,
+    round_to_build,
+    rounds_progress,
+)
 from tournaments.services import event as event_service
 from tournaments.services import rounds as rounds_service
 from tournaments.tables import EXPORTS, FORMATS
@@ -43,9 +54,9 @@ LOG_PAGE = 500
 
 def _home(request, *, club_form: ClubForm, status: int = 200):
     context = {
-        "events": organise_reads.events_organised_by(request.user),
+        "events": events_organised_by(request.user),
         "club_form": club_form,
-        "has_clubs": organise_reads.clubs_run_by(request.user).exists(),
+        "has_clubs": clubs_run_by(request.user).exists(),
     }
     return private(render(request, "tournaments/organise/home.html", context, status=status))
 
@@ -80,7 +91,7 @@ def _creation(form: EventCreateForm) -> dict:
 def event_new(request):
     """A new event in a club this user runs (only those are offered; the service refuses any
     other); the rules and standings settings are checked by the services."""
-    clubs = organise_reads.clubs_run_by(request.user)
+    clubs = clubs_run_by(request.user)
     initial = {"club": request.GET.get("club")} if request.GET.get("club", "").isdigit() else {}
     form = EventCreateForm(request.POST or None, clubs=clubs, initial=initial)
     status = 200
@@ -106,12 +117,12 @@ def event_new(request):
 
 
 def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
-    progress = organise_reads.rounds_progress(event)
-    next_number = organise_reads.round_to_build(event, progress[-1].round if progress else None)
-    field_size = organise_reads.round_field_size(event, next_number) if next_number else 0
+    progress = rounds_progress(event)
+    next_number = round_to_build(event, progress[-1].round if progress else None)
+    field_size = round_field_size(event, next_number) if next_number else 0
     context = {
         "event": event,
-        "counts": organise_reads.entry_counts(event),
+        "counts": entry_counts(event),
         "rounds": [(row, words.next_step(row)) for row in progress],
         "can_build": next_number is not None,
         "next_number": next_number,
@@ -122,12 +133,10 @@ def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
         else "",
         # polled while a round is built; a stuck build waits for the organiser instead
         "building": any(
-            row.round.status == Round.Status.PENDING and not organise_reads.round_stuck(row.round)
+            row.round.status == Round.Status.PENDING and not round_stuck(row.round)
             for row in progress
         ),
-        "log": words.log_lines(
-            organise_reads.event_log(event, LOG_ON_DASHBOARD), public_reads.player_names(event)
-        ),
+        "log": words.log_lines(event_log(event, LOG_ON_DASHBOARD), player_names(event)),
         "error": error,
         "exports": [(what, words.EXPORT_LABELS[what], FORMATS) for what in EXPORTS],
     }
@@ -172,9 +181,7 @@ def poster(request, event: Event):
 @require_GET
 def log(request, event: Event):
     """The whole audit trail: who did what, when, and why."""
-    lines = words.log_lines(
-        organise_reads.event_log(event, LOG_PAGE), public_reads.player_names(event)
-    )
+    lines = words.log_lines(event_log(event, LOG_PAGE), player_names(event))
     return render(request, "tournaments/organise/log.html", {"event": event, "log": lines})
 
 

@@ -19,12 +19,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments.events.selectors.entries import player_names
 from tournaments.forms import ReasonForm, SwapForm
 from tournaments.models import Event, Round, Table
 from tournaments.organise_presenters import disputes
 from tournaments.presenters.round_page import round_page
-from tournaments.selectors import organise as organise_reads
-from tournaments.selectors import public as public_reads
+from tournaments.rounds.selectors import table_of
 from tournaments.services import results as results_service
 from tournaments.services import rounds as rounds_service
 from tournaments.web.access import actor, error_status, organiser_required, round_or_404
@@ -121,7 +121,7 @@ def round_swap(request, event: Event, number: int):
     if not outcome.ok:
         return _refused(request, event, round_, outcome.error)
     first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-    names = public_reads.player_names(event)
+    names = player_names(event)
     message = _("%(a)s and %(b)s swapped.") % {"a": names[first], "b": names[second]}
     return _after(request, event, round_, message)
 
@@ -167,7 +167,7 @@ def round_close(request, event: Event, number: int):
 
 def _table(round_: Round, number: int) -> Table:
     try:
-        return organise_reads.table_of(round_, number)
+        return table_of(round_, number)
     except Table.DoesNotExist:
         raise Http404 from None
 
