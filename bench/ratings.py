@@ -10,7 +10,7 @@ Times, each --repeats times (medians):
 - baseline: the raw `openskill` calls alone: one PlackettLuce.rate per game from the
   ratings before its round, the least any re-rating must do;
 - rerate: tournaments.ratings.rate_batches on the same batches: what a rebuild of the club
-  computes (tournaments.services.ratings.rerate_from adds one read of the games and one
+  computes (tournaments.clubs.services.ratings.rerate_from adds one read of the games and one
   bulk write of the steps);
 
 Prints the medians, the ratio rerate / baseline and whether the targets hold

@@ -5,7 +5,7 @@
     .venv/bin/python -m bench.ratings_db --quick           # 10,000 games, for a smoke run
 
 bench.ratings times the pure rating; this times what `manage.py rerate_club` and the
-`rerate_club` task run: tournaments.services.ratings.rebuild, which reads the club's games,
+`rerate_club` task run: tournaments.clubs.services.ratings.rebuild, which reads the club's games,
 rates them and writes a RatingStep a player a game and a Rating a player, in one transaction.
 
 Each backend runs in a process of its own (Django's settings are made once a process): SQLite
@@ -99,11 +99,11 @@ def run_backends(args) -> int:
 
 #: The service's parts, as (name, module, function) it calls them by: timed by wrapping.
 PARTS = (
-    ("read", "tournaments.selectors.ratings", "club_batches"),
+    ("read", "tournaments.clubs.selectors.ratings", "club_batches"),
     ("rate", "tournaments.ratings", "rate_batches"),
-    ("write steps", "tournaments.services.ratings", "_store_steps"),
-    ("write ratings", "tournaments.services.ratings", "_store_ratings"),
-    ("write ratings", "tournaments.services.ratings", "_store_rebuilt_ratings"),
+    ("write steps", "tournaments.clubs.services.ratings", "_store_steps"),
+    ("write ratings", "tournaments.clubs.services.ratings", "_store_ratings"),
+    ("write ratings", "tournaments.clubs.services.ratings", "_store_rebuilt_ratings"),
 )
 
 
@@ -138,7 +138,7 @@ def parts_timed(seconds: dict[str, float]):
 
 def service_rebuild(club) -> tuple[float, dict[str, float]]:
     """The whole rebuild as `rerate_club` runs it, and its parts."""
-    from tournaments.services import ratings as service
+    from tournaments.clubs.services import ratings as service
 
     parts: dict[str, float] = {}
     with parts_timed(parts):

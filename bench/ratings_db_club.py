@@ -54,9 +54,9 @@ def drop_database(backend: str) -> None:
 def store_club(games: int, players: int, seed: int):
     """The club, and its games as the service will read them: one batch a casual game."""
     from scoring.models import Game
+    from tournaments.clubs.selectors.ratings import casual_batch
     from tournaments.models import Club, ClubGame, Player
     from tournaments.ratings import Batch, RatedGame
-    from tournaments.selectors.ratings import casual_batch
 
     club = Club.objects.create(name="Bench club", slug="bench", rate_casual_games=True)
     members = Player.objects.bulk_create(

@@ -7,11 +7,11 @@ Makes a throwaway SQLite database (migrated), a club of --members players and a 
 --nights events, each with one stored standings snapshot in which a random 45-75 % of the
 members played (the stored form the season page reads). Then times, --repeats times each:
 
-- baseline: reading the nights' snapshots alone (tournaments.selectors.seasons.season_nights:
+- baseline: reading the nights' snapshots alone (tournaments.clubs.selectors.seasons.season_nights:
   the one read every season page must make, whatever it does with it);
 - season: what the season page, its downloads and the API do on every request: that read,
   the counting (tournaments.seasons), the names, and the rows as people read them
-  (tournaments.presenters.season);
+  (tournaments.clubs.presenters.season);
 - counting: the pure counting alone.
 
 Prints the medians, the ratio season / baseline and whether the targets hold
@@ -93,9 +93,9 @@ def timed(work, repeats: int) -> list[float]:
 
 
 def run(members: int, nights: int, repeats: int, seed: int) -> dict:
-    from tournaments.presenters import season as words
+    from tournaments.clubs.presenters import season as words
+    from tournaments.clubs.selectors import seasons as reads
     from tournaments.seasons import Night, season_standings
-    from tournaments.selectors import seasons as reads
 
     season = make_season(members, nights, seed)
     counting = reads.counting_of(season)

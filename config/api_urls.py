@@ -15,8 +15,8 @@ ROUTERS = (
     "tournaments.api.router",
     "tournaments.api_organise.router",
     "tournaments.api_rounds.router",
-    "tournaments.api_seasons.router",
-    "tournaments.api_ratings.router",
+    "tournaments.clubs.api.seasons.router",
+    "tournaments.clubs.api.ratings.router",
 )
 
 api = make_api(

@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from scoring import autoplay
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
 from tournaments import tokens
+from tournaments.clubs.services import seasons
 from tournaments.models import (
     Club,
     ClubGame,
@@ -36,7 +37,6 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors.identity import slip_token
-from tournaments.services import seasons
 from tournaments.services.event import club_create, event_create, organiser_add
 from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish

@@ -273,7 +273,7 @@ MESSAGES = {
         "“Boris Ivanov”, not “Ivanov, Boris”)."
     ),
     "line_not_csv": _("Line %(line)s: not readable as CSV (%(error)s)."),
-    # a club's seasons (tournaments.services.seasons)
+    # a club's seasons (tournaments.clubs.services.seasons)
     "season_name_missing": _("a season needs a name"),
     "season_name_too_long": _("a season's name has at most %(max)s characters"),
     "club_name_missing": _("a club needs a name"),
@@ -284,7 +284,7 @@ MESSAGES = {
     ),
     "season_dates_reversed": _("a season cannot end before it starts"),
     "season_other_club": _("that event belongs to another club"),
-    # a club's members (tournaments.services.members)
+    # a club's members (tournaments.clubs.services.members)
     "club_organiser_already": _("%(name)s already runs this club"),
     "club_organiser_unknown": _("%(name)s does not run this club"),
     "club_organiser_last": _(

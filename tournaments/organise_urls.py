@@ -2,17 +2,16 @@
 
 from django.urls import path, re_path
 
+from tournaments.clubs.views import organise_club, organise_seasons
 from tournaments.views import (
     account,
     organise,
-    organise_club,
     organise_codes,
     organise_export,
     organise_pins,
     organise_players,
     organise_print,
     organise_rounds,
-    organise_seasons,
     organise_tables,
 )
 
@@ -24,7 +23,7 @@ urlpatterns = [
     path("organise/", organise.home, name="organise_home"),
     path("organise/account/", account.account, name="organise_account"),
     path("organise/clubs/new/", organise.club_create, name="organise_club_create"),
-    # a club's home: members, settings, log, casual games (tournaments.views.organise_club)
+    # a club's home: members, settings, log, casual games (tournaments.clubs.views.organise_club)
     path("organise/clubs/<slug:slug>/", organise_club.club_home, name="organise_club"),
     path(
         "organise/clubs/<slug:slug>/settings/",
@@ -56,7 +55,7 @@ urlpatterns = [
         organise_club.casual_game,
         name="organise_casual_game",
     ),
-    # a club's seasons (tournaments.views.organise_seasons)
+    # a club's seasons (tournaments.clubs.views.organise_seasons)
     path("organise/clubs/<slug:slug>/seasons/", organise_seasons.seasons, name="organise_seasons"),
     path(
         "organise/clubs/<slug:slug>/seasons/<int:season_id>/",

@@ -3,16 +3,8 @@
 from django.urls import path, re_path
 from django.views.generic import TemplateView
 
-from tournaments.views import (
-    public_club,
-    public_pages,
-    public_pin,
-    public_player,
-    public_ratings,
-    public_season,
-    public_seat,
-    public_standings,
-)
+from tournaments.clubs.views import public_club, public_player, public_ratings, public_season
+from tournaments.views import public_pages, public_pin, public_seat, public_standings
 
 EVENT = "events/<slug:slug>/"
 
@@ -35,16 +27,16 @@ urlpatterns = [
     path(EVENT + "players/<int:player_id>/", public_pages.player, name="player"),
     path(EVENT + "projector/", public_standings.projector, name="projector"),
     path(EVENT + "projector/live/", public_standings.projector_live, name="projector_live"),
-    # a club's own page (tournaments.views.public_club)
+    # a club's own page (tournaments.clubs.views.public_club)
     path("clubs/<slug:slug>/", public_club.club, name="club"),
     path(
         "clubs/<slug:slug>/players/<int:player_id>/",
         public_player.club_player,
         name="club_player",
     ),
-    # a club's leaderboard (tournaments.views.public_ratings)
+    # a club's leaderboard (tournaments.clubs.views.public_ratings)
     path("clubs/<slug:slug>/ratings/", public_ratings.club_ratings, name="club_ratings"),
-    # a club's season (tournaments.views.public_season)
+    # a club's season (tournaments.clubs.views.public_season)
     path(
         "clubs/<slug:slug>/seasons/<int:season_id>/",
         public_season.season,

@@ -34,7 +34,7 @@ def results_changed(sender, game, **kwargs):
 @receiver(game_confirmed)
 @receiver(game_reopened)
 def ratings_changed(sender, game, **kwargs):
-    """A club's ratings follow its confirmed results (tournaments.services.ratings.rate_game
+    """A club's ratings follow its confirmed results (tournaments.clubs.services.ratings.rate_game
     decides whether the game is rated on its own or the club re-rated from it). A void or a
     substitution needs no call: each is refused on a confirmed game, which is reopened
     first."""

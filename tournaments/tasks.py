@@ -13,9 +13,9 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from tournaments import round_page_render
+from tournaments.clubs.services import ratings as rate
 from tournaments.models import Club, Event, Round, Standings
 from tournaments.queue import enqueue_now
-from tournaments.services import ratings as rate
 from tournaments.services.results import standings_build
 from tournaments.services.rounds import round_pair
 from tournaments.sweep import events_with_stale_standings, rounds_waiting_for_pairing
@@ -117,7 +117,7 @@ def prerender_round(round_id: int) -> int:
 
 @shared_task(**RETRY)
 def rate_game(game_id: int) -> str:
-    """Bring the game's club ratings up to date with its result (tournaments.services.ratings)."""
+    """Bring the game's club ratings up to date with its result (clubs.services.ratings)."""
     return rate.rate_game(game_id)
 
 

@@ -19,11 +19,11 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments import permissions, tokens
+from tournaments.clubs.services import members as member_writes
+from tournaments.clubs.services import ratings as rating_writes
+from tournaments.clubs.services import seasons as season_writes
 from tournaments.errors import Forbidden
 from tournaments.models import Club, Event, Player, Rating, Season
-from tournaments.services import members as member_writes
-from tournaments.services import ratings as rating_writes
-from tournaments.services import seasons as season_writes
 from tournaments.services.event import club_create, event_create, organiser_add
 from tournaments.services.registration import players_register
 

@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from config import spreadsheets
-from tournaments.services import seasons as writes
+from tournaments.clubs.services import seasons as writes
 from tournaments.services.event import club_create
 from tournaments.tables import EXPORTS
 

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from tournaments.clubs.services import members
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
     Bye,
@@ -19,7 +20,6 @@ from tournaments.models import (
     Standings,
     Table,
 )
-from tournaments.services import members
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm

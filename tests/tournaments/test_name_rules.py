@@ -99,7 +99,7 @@ def test_the_api_refuses_a_names_item_holding_two_names(client, organiser, organ
 
 def test_the_limits_come_from_one_place():
     from tournaments import event_settings, forms
-    from tournaments.views import organise_seasons
+    from tournaments.clubs.views import organise_seasons
 
     assert event_settings.MAX_EVENT_NAME == MAX_TITLE
     assert forms.ClubForm().fields["name"].max_length == MAX_TITLE

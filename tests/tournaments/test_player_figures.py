@@ -8,7 +8,7 @@ deal 4, dealer seat 2: targets 8 5 3; seat 0 calls spades, tricks 9 4 3 â†’ +1 â
 """
 
 import engine
-from tournaments.player_figures import Figures, Played, Stint, TargetFigure, figures, stints
+from tournaments.clubs.player_figures import Figures, Played, Stint, TargetFigure, figures, stints
 
 RECORD = {
     "ruleset": "blato",

@@ -219,7 +219,7 @@ def test_the_event_player_page_links_to_the_club_page(client, club, people):
 
 
 def test_the_chart_geometry_keeps_every_value_inside_the_plot():
-    from tournaments.charts import RatingPoint, nice_step, rating_chart
+    from tournaments.clubs.charts import RatingPoint, nice_step, rating_chart
 
     assert [nice_step(span) for span in (1, 4, 6, 12, 30, 140)] == [1, 1, 2, 5, 10, 50]
     assert rating_chart([]) is None

@@ -17,9 +17,9 @@ from scoring import autoplay
 from scoring import services as scoring
 from tests.tournaments.season_nights import MEMBERS, play_night
 from tournaments import walkouts
+from tournaments.clubs.services import ratings as rate
 from tournaments.models import Club, ClubGame, Rating, RatingStep, Round, Table
 from tournaments.ratings import Batch, RatedGame, rate_batch, rate_batches
-from tournaments.services import ratings as rate
 from tournaments.services.event import event_create
 from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm

@@ -14,10 +14,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from tournaments import round_page_render, walkouts
+from tournaments.clubs.services import members
 from tournaments.models import Event, Round
 from tournaments.presenters.seat import seat_map, seat_map_compact, seat_map_from
 from tournaments.rounds.selectors import published_round
-from tournaments.services import members
 from tournaments.views import public_kept
 
 from .test_public_pages import make_event, numbered, play_deals, publish_round

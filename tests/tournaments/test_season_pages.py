@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tournaments.clubs.services import seasons as writes
 from tournaments.models import ClubLog, Event, Season
-from tournaments.services import seasons as writes
 from tournaments.services.event import club_create, event_create
 
 from .season_nights import MEMBERS, play_night

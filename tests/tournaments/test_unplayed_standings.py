@@ -17,9 +17,9 @@ from django.urls import reverse
 
 from scoring import autoplay
 from tournaments import standings
+from tournaments.clubs.selectors.seasons import places_of
+from tournaments.clubs.services import seasons as writes
 from tournaments.models import Entry, Player
-from tournaments.selectors.seasons import places_of
-from tournaments.services import seasons as writes
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import entry_withdraw, players_register
 from tournaments.services.results import result_confirm, standings_build

@@ -1,8 +1,8 @@
 """A club's ratings: OpenSkill's Plackett-Luce model rating batches of three-player games.
 Pure, no Django.
 
-What it reads lives in tournaments.selectors.ratings, what it writes in
-tournaments.services.ratings (docs/ratings.md).
+What it reads lives in tournaments.clubs.selectors.ratings, what it writes in
+tournaments.clubs.services.ratings (docs/ratings.md).
 """
 
 from .rating import (

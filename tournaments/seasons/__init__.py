@@ -1,7 +1,7 @@
 """A club's season standings, counted from its nights' places: pure, no Django.
 
-What it reads lives in tournaments.selectors.seasons, what it writes in
-tournaments.services.seasons (docs/seasons.md).
+What it reads lives in tournaments.clubs.selectors.seasons, what it writes in
+tournaments.clubs.services.seasons (docs/seasons.md).
 """
 
 from .counting import (

@@ -9,8 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.selectors import members as reads
 from tournaments.models import Club
-from tournaments.selectors import members as reads
 from tournaments.web.access import private
 from tournaments.web.public import not_found
 

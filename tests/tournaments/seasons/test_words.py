@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.utils import translation
 
+from tournaments.clubs.presenters import season as words
+from tournaments.clubs.selectors.seasons import SeasonNight, SeasonTable
 from tournaments.models import Club, Event, Season
-from tournaments.presenters import season as words
 from tournaments.seasons import Counting, Night, season_standings
-from tournaments.selectors.seasons import SeasonNight, SeasonTable
 
 NAMES = {1: "Ana", 2: "Boris", 3: "Vera", 4: "Georgi", 5: "Dana"}
 

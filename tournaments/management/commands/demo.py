@@ -15,8 +15,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from scoring import autoplay
+from tournaments.clubs.services import seasons
 from tournaments.models import Club, Event, Round
-from tournaments.services import seasons
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm, standings_build

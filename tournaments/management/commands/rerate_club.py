@@ -3,8 +3,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.clubs.services import ratings
 from tournaments.models import Club
-from tournaments.services import ratings
 
 
 class Command(BaseCommand):

@@ -13,6 +13,7 @@ from django.db.models import Q
 import engine
 from scoring.models import DealEntry, Game
 from scoring.selectors import game_state
+from tournaments.clubs.player_figures import Played, Stint, stints
 from tournaments.models import (
     PUBLIC_ROUND_STATUSES,
     Club,
@@ -24,7 +25,6 @@ from tournaments.models import (
     Season,
     Table,
 )
-from tournaments.player_figures import Played, Stint, stints
 
 
 def club_by_slug(slug: str) -> Club:

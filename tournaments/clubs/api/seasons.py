@@ -1,5 +1,5 @@
 """A club season's standings in the JSON API: public, the same rows as the season's page and
-its JSON download (tournaments.presenters.season), built on read."""
+its JSON download (tournaments.clubs.presenters.season), built on read."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from ninja import Schema
 from config.api import ApiError, json_response
 from config.api_ninja import ApiRouter
 from config.api_schema import answers
+from tournaments.clubs.presenters import season as words
+from tournaments.clubs.selectors import seasons as reads
 from tournaments.models import Season
-from tournaments.presenters import season as words
-from tournaments.selectors import seasons as reads
 
 router = ApiRouter(tags=["clubs"])
 

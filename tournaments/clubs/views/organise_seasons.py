@@ -1,6 +1,6 @@
 """A club organiser's season pages: the club's seasons and a new one, and one season's
 counting and nights (the club's events it groups). Plain forms; every change goes through
-tournaments.services.seasons, which checks it and writes it into the club's log."""
+tournaments.clubs.services.seasons, which checks it and writes it into the club's log."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.names import MAX_TITLE
+from tournaments.clubs.selectors import seasons as reads
+from tournaments.clubs.services import seasons as writes
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Season
-from tournaments.selectors import seasons as reads
-from tournaments.services import seasons as writes
 from tournaments.web.access import actor
 from tournaments.web.clubs import club_organiser_required
 from tournaments.web.public import MAX_ID, not_found

@@ -1,7 +1,7 @@
 """A club organiser's pages: the club's home (members found by name, renamed, merged;
 settings; the club's log; links to seasons and the leaderboard), a casual game started
 under the club, and picking members when entering an event's players. Plain forms that
-htmx only enhances; every change goes through tournaments.services.members."""
+htmx only enhances; every change goes through tournaments.clubs.services.members."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring.errors import ScoringError
 from scoring.names import MAX_NAME
+from tournaments.clubs.selectors import members as reads
+from tournaments.clubs.services import members as writes
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Event
-from tournaments.selectors import members as reads
-from tournaments.services import members as writes
 from tournaments.web.access import actor, organiser_required
 from tournaments.web.clubs import PERMISSION, club_organiser_required
 from tournaments.web.public import not_found, query_id

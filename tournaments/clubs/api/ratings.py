@@ -15,9 +15,9 @@ from config.api import ApiError, json_response
 from config.api_ninja import ApiRouter
 from config.api_schema import answers
 from tournaments.api_auth import token_account
+from tournaments.clubs.selectors import ratings as reads
 from tournaments.models import Club
 from tournaments.ratings import MODEL_NAME
-from tournaments.selectors import ratings as reads
 
 router = ApiRouter(tags=["clubs"])
 

@@ -10,10 +10,10 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from tournaments.clubs.presenters import club_player as words
+from tournaments.clubs.selectors import club_player as reads
+from tournaments.clubs.selectors.ratings import may_see_ratings
 from tournaments.models import Club, Player
-from tournaments.presenters import club_player as words
-from tournaments.selectors import club_player as reads
-from tournaments.selectors.ratings import may_see_ratings
 from tournaments.web.public import MAX_ID, not_found
 
 PAGE = "tournaments/club/player.html"

@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.templatetags.numbers import MINUS
-from tournaments.charts import RatingPoint, rating_chart
+from tournaments.clubs.charts import RatingPoint, rating_chart
+from tournaments.clubs.player_figures import Figures, figures
+from tournaments.clubs.selectors.club_player import PlayerGame
 from tournaments.models import Rating, RatingStep, Season
-from tournaments.player_figures import Figures, figures
-from tournaments.selectors.club_player import PlayerGame
 
 ALL = "all"
 

@@ -7,8 +7,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from tournaments.clubs.selectors import members as reads
 from tournaments.models import Club
-from tournaments.selectors import members as reads
 from tournaments.web.public import not_found
 
 

@@ -10,8 +10,8 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from tournaments.clubs.selectors.seasons import SeasonTable
 from tournaments.seasons import SHARED, SeasonRow
-from tournaments.selectors.seasons import SeasonTable
 
 
 class NightCell(NamedTuple):
@@ -200,7 +200,7 @@ def export_rows(table: SeasonTable, lines: list[Line]) -> tuple[list[str], list[
 
 
 def season_body(table: SeasonTable, lines: list[Line]) -> dict:
-    """The JSON download's body, and the API's answer (tournaments.api_seasons): "club" and
+    """The JSON download's body, and the API's answer (tournaments.clubs.api.seasons): "club" and
     "season" name what the address names (slug, id), as the other APIs' answers do."""
     season = table.season
     counting = table.counting

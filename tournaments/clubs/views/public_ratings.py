@@ -12,8 +12,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from tournaments.clubs.selectors import ratings as reads
 from tournaments.models import Club
-from tournaments.selectors import ratings as reads
 from tournaments.web.public import not_found
 
 PAGE = "tournaments/club/ratings.html"

@@ -16,9 +16,9 @@ from django.db import transaction
 from django.db.models import Count
 
 from tournaments import ratings
+from tournaments.clubs.selectors import ratings as reads
 from tournaments.models import Club, Rating, RatingStep
 from tournaments.permissions import require_club
-from tournaments.selectors import ratings as reads
 
 
 def _store_steps(club_id: int, steps: list[ratings.Rated]) -> None:

@@ -1,6 +1,6 @@
 """A club season's public pages: the standings, the projector's view of them, and their
 downloads (CSV with a byte order mark for Excel, XLSX, JSON; the spreadsheets written by
-config.spreadsheets). Built on read (tournaments.selectors.seasons); no script needed: the
+config.spreadsheets). Built on read (tournaments.clubs.selectors.seasons); no script needed: the
 projector reloads itself."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from config import spreadsheets
+from tournaments.clubs.presenters import season as words
+from tournaments.clubs.selectors import seasons as reads
 from tournaments.models import Season
-from tournaments.presenters import season as words
-from tournaments.selectors import seasons as reads
 from tournaments.web.public import MAX_ID, not_found
 
 PAGE = "tournaments/club/season.html"
