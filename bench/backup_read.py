@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     from tournaments import backup
     from tournaments.backup import reading
-    from tournaments.errors import TournamentError
+    from tournaments.common.errors import TournamentError
 
     runs = []
     for rows in (7_000, 29_000) if args.quick else (7_000, 29_000, 288_000):

@@ -111,7 +111,7 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     # An event's organisers may change that event and its tables' games (object permissions).
-    "tournaments.permissions.EventOrganiserBackend",
+    "tournaments.common.permissions.EventOrganiserBackend",
 ]
 # Five wrong passwords for one username from one address → locked for 15 minutes (429).
 AXES_FAILURE_LIMIT = 5

@@ -20,8 +20,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import autoplay
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
-from tournaments import tokens
 from tournaments.clubs.services import seasons
+from tournaments.common import tokens
 from tournaments.models import (
     Club,
     ClubGame,

@@ -7,12 +7,12 @@ under api/), and every route must be in `MATRIX` or in `NO_OBJECT`: a new route 
 holder of one table's secret (its keeper session on the pages, its token on the API); an
 organiser of this club; an organiser listed on this event only (not the club's); an organiser
 of another club; an organiser listed on an event of another club; a superuser. On the pages
-each acts with a logged-in session, on the API with their own token (tournaments.tokens).
+each acts with a logged-in session, on the API with their own token (tournaments.common.tokens).
 
 One world for the module (tests/access_world.py), built once; each request runs in a
 savepoint rolled back afterwards, so an allowed write never changes what the next request
 sees, and a refused one is checked to have changed nothing while it could still be seen.
-The rule asked is tournaments.permissions (docs/architecture.md, "Who may do what").
+The rule asked is tournaments.common.permissions (docs/architecture.md, "Who may do what").
 """
 
 from __future__ import annotations

@@ -26,8 +26,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from scoring import autoplay
-from tournaments import tokens
 from tournaments.clubs.services import seasons
+from tournaments.common import tokens
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish

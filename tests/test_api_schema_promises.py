@@ -10,7 +10,7 @@ import jsonschema_rs
 import pytest
 from django.test import Client
 
-from tournaments import tokens
+from tournaments.common import tokens
 
 pytestmark = pytest.mark.django_db
 

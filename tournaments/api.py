@@ -10,10 +10,10 @@ from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from tournaments import standings_render, walkouts
-from tournaments.api_auth import organises, token_account
-from tournaments.api_input import ReasonIn
 from tournaments.api_rounds import round_delete, round_status
 from tournaments.common.selectors import event_by_slug
+from tournaments.common.web.api_auth import organises, token_account
+from tournaments.common.web.api_input import ReasonIn
 from tournaments.models import Event
 from tournaments.rounds.selectors import published_rounds, round_byes, round_tables
 

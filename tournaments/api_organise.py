@@ -19,23 +19,23 @@ from config.api import ApiError, Body, json_body, json_response, loose, read_bod
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from scoring.names import MAX_NAME, MAX_TITLE
-from tournaments.api_auth import organised_event, organiser_token
-from tournaments.api_input import ReasonIn, actor, number, reason, text, whole
-from tournaments.event_settings import MAX_EVENT_NAME, MAX_ROUNDS
+from tournaments.common.event_settings import MAX_EVENT_NAME, MAX_ROUNDS
+from tournaments.common.permissions import require_club
+from tournaments.common.vocabulary import (
+    BYE_POLICY_LABELS,
+    METRICS,
+    PAIRING_MODE_LABELS,
+    VOID_POLICY_LABELS,
+)
+from tournaments.common.web.api_auth import organised_event, organiser_token
+from tournaments.common.web.api_input import ReasonIn, actor, number, reason, text, whole
 from tournaments.models import Club, Entry, Event
-from tournaments.permissions import require_club
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import (
     entry_check_in,
     entry_reinstate,
     entry_withdraw,
     players_register,
-)
-from tournaments.vocabulary import (
-    BYE_POLICY_LABELS,
-    METRICS,
-    PAIRING_MODE_LABELS,
-    VOID_POLICY_LABELS,
 )
 
 MAX_NAMES = 1000  # players entered by one request
@@ -228,7 +228,7 @@ def _club_run_by(user, slug: object) -> Club:
     openapi_extra=extra(body_doc(EventIn), NEW_EVENT),
 )
 def events(request: HttpRequest) -> HttpResponse:
-    """A new event in a club the token's account runs (tournaments.permissions: 403 for
+    """A new event in a club the token's account runs (tournaments.common.permissions: 403 for
     another's club); the account is listed as its organiser."""
     user = request.auth
     club = _club_run_by(user, json_body(request, optional=EventIn.model_fields).get("club"))

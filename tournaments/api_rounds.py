@@ -17,9 +17,22 @@ from scoring.errors import Conflict
 from scoring.models import Game, Quorum
 from scoring.selectors import game_state_json
 from tournaments import walkouts
-from tournaments.api_auth import judged_account, no_token, organised_event, organiser_token
-from tournaments.api_input import MAX_ID, MAX_REASON, ReasonIn, actor, number, reason, whole
 from tournaments.common.selectors import round_by_number
+from tournaments.common.web.api_auth import (
+    judged_account,
+    no_token,
+    organised_event,
+    organiser_token,
+)
+from tournaments.common.web.api_input import (
+    MAX_ID,
+    MAX_REASON,
+    ReasonIn,
+    actor,
+    number,
+    reason,
+    whole,
+)
 from tournaments.models import Event, Player, Round, Table
 from tournaments.rounds.selectors import round_stuck, table_of
 from tournaments.services import results as results_service

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from scoring.names import MAX_NAME, SEPARATORS, clean, name_key
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 
 # The name column's heading, in the languages our organisers' spreadsheets are in.
 NAME_COLUMNS = ("name", "име", "имена")

@@ -12,7 +12,7 @@ from config.forms import Form
 from scoring import presenters as scoring_presenters
 from scoring.models import Quorum
 from scoring.names import MAX_NAME, MAX_TITLE, clean
-from tournaments import event_settings, vocabulary
+from tournaments.common import event_settings, vocabulary
 from tournaments.models import BYE_POLICIES, PAIRING_MODES, VOID_POLICIES, Club, Event
 
 PLACES = (
@@ -24,7 +24,7 @@ PLACING_FIELDS = tuple(f"placing_{name}" for name, _label in PLACES)
 #: One field per standings metric: the first ranks, each next one breaks the ties left.
 PRECEDENCE_FIELDS = tuple(f"precedence_{n}" for n in range(1, len(vocabulary.METRICS) + 1))
 MAX_ROUNDS = event_settings.MAX_ROUNDS
-#: A new event's settings (tournaments.event_settings), the fields' initial values.
+#: A new event's settings (tournaments.common.event_settings), the fields' initial values.
 DEFAULTS = event_settings.defaults()
 MAX_PLACING = 99
 MAX_PASTE = 100_000

@@ -1,7 +1,7 @@
 """Clubs, their players, events, rounds, tables, byes and standings snapshots.
 
 The pure algorithms (tournaments.pairing, tournaments.standings) never see these models;
-tournaments.bridge turns rows into their plain values and their answers back into rows.
+tournaments.common.bridge turns rows into their plain values and their answers back into rows.
 A published table owns a scoring Game: the game is where results live.
 """
 
@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, Quorum
-from tournaments import vocabulary
+from tournaments.common import vocabulary
 
-# The choices come from tournaments.vocabulary, where the words are listed once.
+# The choices come from tournaments.common.vocabulary, where the words are listed once.
 PAIRING_MODES = vocabulary.choices(vocabulary.PAIRING_MODE_LABELS)
 BYE_POLICIES = vocabulary.choices(vocabulary.BYE_POLICY_LABELS)
 VOID_POLICIES = vocabulary.choices(vocabulary.VOID_POLICY_LABELS)

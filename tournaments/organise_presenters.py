@@ -17,11 +17,11 @@ from scoring import selectors as scoring_selectors
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
 from scoring.presenters.confirmations import Board, board, said_line
-from tournaments.event_settings import SETTING_LABELS
-from tournaments.messages import render
+from tournaments.common.event_settings import SETTING_LABELS
+from tournaments.common.messages import render
+from tournaments.common.vocabulary import PAIRING_MODE_LABELS
 from tournaments.models import EventLog, Round, Table
 from tournaments.rounds.selectors import RoundProgress, round_stuck
-from tournaments.vocabulary import PAIRING_MODE_LABELS
 from tournaments.walkouts import outcome_label
 
 EXPORT_LABELS = {

@@ -5,7 +5,7 @@ forget.
 Scoring sends its signals inside the transaction that changes the result, so the event's
 results_version goes up with the result (or not at all), and the build is enqueued on commit.
 The tasks are imported here so that the Celery app knows them by name in every process
-(tournaments.queue enqueues by name).
+(tournaments.common.queue enqueues by name).
 """
 
 from django.db import transaction
@@ -17,10 +17,10 @@ from tournaments import (
     round_page_render,
     tasks,  # noqa: F401 - registers the tasks by name
 )
+from tournaments.common.queue import enqueue_on_commit
+from tournaments.common.services import standings_changed
 from tournaments.models import Entry, Player, Table
-from tournaments.queue import enqueue_on_commit
 from tournaments.selectors.identity import identity_at_table
-from tournaments.services._common import standings_changed
 
 
 @receiver(game_confirmed)

@@ -29,10 +29,10 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from tournaments.common.signals import standings_built
 from tournaments.models import Entry, Event, Standings
 from tournaments.presenters.standings import standings_label, table_context
 from tournaments.results.selectors import StandingsView, standings_head, standings_people
-from tournaments.signals import standings_built
 
 STANDINGS_TABLE = "tournaments/public/standings.html#table"
 PROJECTOR_TABLE = "tournaments/public/projector.html#standings_table"

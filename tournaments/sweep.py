@@ -1,6 +1,6 @@
 """What the periodic sweep redoes: work whose task was never enqueued or was lost.
 
-Enqueueing happens after commit and a broker outage only logs (tournaments.queue), so a
+Enqueueing happens after commit and a broker outage only logs (tournaments.common.queue), so a
 changed result may wait for its standings build and a requested round for its pairing.
 Celery beat runs ``tasks.sweep`` every minute; it asks these two questions and enqueues the
 answers. Both tasks are idempotent, so a sweep that overlaps a live task changes nothing.

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from tournaments import round_page_render
 from tournaments.clubs.services import ratings as rate
+from tournaments.common.queue import enqueue_now
 from tournaments.models import Club, Event, Round, Standings
-from tournaments.queue import enqueue_now
 from tournaments.services.results import standings_build
 from tournaments.services.rounds import round_pair
 from tournaments.sweep import events_with_stale_standings, rounds_waiting_for_pairing

@@ -28,11 +28,11 @@ from scoring import services as scoring
 from scoring.errors import ScoringError
 from scoring.models import Game
 from scoring.names import clean
-from tournaments.errors import NotAllowed, TournamentError, scoring_refusal
+from tournaments.common.errors import NotAllowed, TournamentError, scoring_refusal
+from tournaments.common.services import standings_changed
+from tournaments.common.vocabulary import TABLE_STATUSES, TableStatus
 from tournaments.events.selectors.entries import open_table_of  # noqa: F401 - the pages ask it here too
 from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Entry, EventLog, Player, Round, Table
-from tournaments.services._common import standings_changed
-from tournaments.vocabulary import TABLE_STATUSES, TableStatus
 
 #: The states a table's JSON and the organiser's table page give.
 STATUSES = TABLE_STATUSES

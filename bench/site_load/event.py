@@ -101,7 +101,8 @@ def wait_for_worker(event, args, since: float) -> dict:
 def check(event, tables: list[TableInfo]) -> dict:
     """Every deal stored exactly once, every game confirmed, standings equal a fresh build."""
     from scoring.models import DealEntry, Game, GameChange
-    from tournaments import bridge, standings
+    from tournaments import standings
+    from tournaments.common import bridge
 
     ids = [table.game_id for table in tables]
     stored = defaultdict(list)

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tournaments import tokens
+from tournaments.common import tokens
 
 from .checks import check_screen
 from .organiser import PASSWORD

@@ -61,7 +61,7 @@ def superuser_client(django_user_model):
 @pytest.fixture
 def organised_event(organiser):
     """An event run by `organiser` (2 rounds, blato, a fixed seed), in a club they run (only a
-    club's organisers make its events: tournaments.permissions)."""
+    club's organisers make its events: tournaments.common.permissions)."""
     club = club_create(name="Sofia Blato Club", creator=organiser)
     return event_create(
         club=club,

@@ -13,7 +13,7 @@ from django.utils import timezone
 from scoring import services as scoring
 from scoring import throttle
 from scoring.models import Game
-from tournaments import tokens
+from tournaments.common import tokens
 from tournaments.models import Entry, Event, EventLog, Round, Table
 from tournaments.services.event import organiser_add
 from tournaments.services.registration import players_register

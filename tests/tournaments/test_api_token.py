@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from tournaments import tokens
+from tournaments.common import tokens
 from tournaments.models import ApiToken
 
 pytestmark = pytest.mark.django_db

@@ -28,9 +28,10 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import DealEntry, Game, GameChange
 from scoring.selectors import game_state_json, live_entries
-from tournaments import backup, event_settings, sweep
+from tournaments import backup, sweep
 from tournaments.backup import writing
-from tournaments.errors import TournamentError
+from tournaments.common import event_settings
+from tournaments.common.errors import TournamentError
 from tournaments.events.selectors.entries import player_names
 from tournaments.management.commands.simulate_event import simulate
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
@@ -720,5 +721,5 @@ def test_what_a_snapshot_counted_survives_a_restore(played):
 
 
 def test_the_event_settings_are_those_the_organisers_edit(sample):
-    """One list of editable settings (tournaments.event_settings): the backup holds each."""
+    """One list of editable settings (tournaments.common.event_settings): the backup holds each."""
     assert set(event_settings.SETTING_NAMES) <= set(sample["event"])

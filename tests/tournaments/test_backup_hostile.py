@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from tournaments import backup
 from tournaments.backup import reading
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 from tournaments.models import Club, Event, EventLog, Player
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """The club is the boundary: only a club's organisers (and superusers) create an event in it,
 add organisers to its events, enter its members, count a night in its seasons, or change what
-its ratings hold. The services refuse (tournaments.permissions), so every page, API route,
+its ratings hold. The services refuse (tournaments.common.permissions), so every page, API route,
 command and task that goes through them gets the same answer.
 
 The attack: an organiser of club B, with their token, made an event in club A, entered club
@@ -18,11 +18,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import permissions, tokens
 from tournaments.clubs.services import members as member_writes
 from tournaments.clubs.services import ratings as rating_writes
 from tournaments.clubs.services import seasons as season_writes
-from tournaments.errors import Forbidden
+from tournaments.common import permissions, tokens
+from tournaments.common.errors import Forbidden
 from tournaments.models import Club, Event, Player, Rating, Season
 from tournaments.services.event import club_create, event_create, organiser_add
 from tournaments.services.registration import players_register
@@ -183,7 +183,7 @@ def test_a_clubs_organisers_run_every_event_of_it_and_an_events_organisers_that_
         organiser_add(event=clubs["b_night"], username="alice", by=carol)
 
 
-#: The services that cross into a club, each asking tournaments.permissions of its `by`.
+#: The services that cross into a club, each asking tournaments.common.permissions of its `by`.
 GUARDED = {
     "event_create",
     "organiser_add",

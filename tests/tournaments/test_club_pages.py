@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import tokens
+from tournaments.common import tokens
 from tournaments.models import Club, ClubGame, ClubLog, Entry, Player
 from tournaments.services.registration import players_register
 

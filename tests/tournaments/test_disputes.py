@@ -9,7 +9,7 @@ from scoring import services as scoring
 from scoring.models import Game, Quorum, SeatClaim
 from scoring.signals import Person
 from tests.scoring.test_manage import finish
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 from tournaments.services.event import club_create, event_create, event_update
 from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish

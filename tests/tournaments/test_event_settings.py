@@ -1,12 +1,12 @@
-"""One list of an event's editable settings (tournaments.event_settings) and one vocabulary
-(tournaments.vocabulary): the forms, the services, the log and the models agree because
+"""One list of an event's editable settings (tournaments.common.event_settings) and one vocabulary
+(tournaments.common.vocabulary): the forms, the services, the log and the models agree because
 they read the same place (issue 14: the default pairing mode was swiss in the services and
 models but `MODES[0]` = random in the form; placing points defaulted in four places)."""
 
 import pytest
 
-from tournaments import event_settings, vocabulary
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments.common import event_settings, vocabulary
+from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.forms import EventSettingsForm
 from tournaments.models import Event, Round
 from tournaments.services.event import club_create, event_create

@@ -15,6 +15,7 @@ from scoring.signals import identity_at
 from tests.scoring.test_manage import finish
 from tournaments import walkouts
 from tournaments.backup.export import event_export
+from tournaments.common.vocabulary import PERSONAL_CODE_LENGTH
 from tournaments.models import Entry, EventLog
 from tournaments.selectors.identity import (
     identity_cookie,
@@ -27,7 +28,6 @@ from tournaments.services import identity
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
-from tournaments.vocabulary import PERSONAL_CODE_LENGTH
 
 pytestmark = pytest.mark.django_db
 

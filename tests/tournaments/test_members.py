@@ -6,7 +6,7 @@ import random
 import pytest
 
 from tournaments.clubs.services import members
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.models import (
     Bye,
     ClubGame,

@@ -1,5 +1,5 @@
 """Every refusal of the tournaments app has its words in English and Bulgarian (issue 14):
-the catalogue (tournaments.messages) is the one place, and each code raised anywhere in
+the catalogue (tournaments.common.messages) is the one place, and each code raised anywhere in
 the app is in it."""
 
 import ast
@@ -9,8 +9,8 @@ import pytest
 from django.utils import translation
 
 import tournaments
-from tournaments import errors
-from tournaments.messages import MESSAGES, render
+from tournaments.common import errors
+from tournaments.common.messages import MESSAGES, render
 
 
 class Params(dict):

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from scoring.names import MAX_NAME, MAX_TITLE, in_latin
-from tournaments import tokens
+from tournaments.common import tokens
+from tournaments.common.errors import TournamentError
 from tournaments.csv_import import names_from_text
-from tournaments.errors import TournamentError
 from tournaments.models import Entry
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import players_register
@@ -98,8 +98,9 @@ def test_the_api_refuses_a_names_item_holding_two_names(client, organiser, organ
 
 
 def test_the_limits_come_from_one_place():
-    from tournaments import event_settings, forms
+    from tournaments import forms
     from tournaments.clubs.views import organise_seasons
+    from tournaments.common import event_settings
 
     assert event_settings.MAX_EVENT_NAME == MAX_TITLE
     assert forms.ClubForm().fields["name"].max_length == MAX_TITLE

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import tokens
+from tournaments.common import tokens
+from tournaments.common.errors import TournamentError
 from tournaments.csv_import import names_from_text
-from tournaments.errors import TournamentError
 from tournaments.models import Entry, Player
 from tournaments.services.event import event_create
 from tournaments.services.registration import players_register

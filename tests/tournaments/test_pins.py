@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.keeper import keeper_key
-from tournaments.errors import NotAllowed
+from tournaments.common.errors import NotAllowed
 from tournaments.models import EventLog
 from tournaments.services import pins
 from tournaments.services.results import result_confirm

@@ -246,7 +246,7 @@ def test_round_one_of_a_swiss_event_is_seeded_by_rating(club, django_capture_on_
 
 
 def test_without_the_setting_round_one_ignores_ratings(club, django_capture_on_commit_callbacks):
-    from tournaments import bridge
+    from tournaments.common import bridge
 
     nights(club, django_capture_on_commit_callbacks, count=1)
     event = event_create(club=club, name="Unseeded", rounds_planned=1, seed=9)

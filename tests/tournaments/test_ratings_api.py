@@ -8,7 +8,7 @@ from django.test import Client
 from openskill.models import PlackettLuce
 
 from tests.tournaments.season_nights import MEMBERS, play_night
-from tournaments import tokens
+from tournaments.common import tokens
 from tournaments.models import Club, Rating
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import bridge, pairing, tasks
-from tournaments.errors import NotAllowed
+from tournaments import pairing, tasks
+from tournaments.common import bridge
+from tournaments.common.errors import NotAllowed
 from tournaments.models import Entry, EventLog, Round
 from tournaments.rounds.selectors import round_actions, round_to_build
 from tournaments.services.registration import entry_withdraw

@@ -266,7 +266,7 @@ def test_an_event_of_another_club_cannot_join(club):
 
 
 def services_error():
-    from tournaments.errors import NotAllowed
+    from tournaments.common.errors import NotAllowed
 
     return NotAllowed
 

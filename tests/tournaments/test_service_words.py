@@ -7,7 +7,7 @@ from django.utils import translation
 
 from scoring import services as scoring
 from scoring.errors import ScoringError
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 from tournaments.models import Event
 from tournaments.services.event import club_create, event_create, event_update
 from tournaments.services.registration import players_register

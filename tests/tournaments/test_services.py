@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
 from tournaments.services.event import club_create, event_create
 from tournaments.services.registration import (

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import formats, translation
 
-from tournaments.services._common import standings_changed
+from tournaments.common.services import standings_changed
 from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm
 

@@ -8,7 +8,8 @@ selectors.results_newer_than, a query on times), and they had to be kept in agre
 import pytest
 
 from scoring import services as scoring
-from tournaments import event_settings, tasks, walkouts
+from tournaments import tasks, walkouts
+from tournaments.common import event_settings
 from tournaments.models import Event, Round
 from tournaments.results.selectors import standings_head, standings_latest
 from tournaments.services.event import club_create, event_create, event_update

@@ -11,8 +11,9 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, GameChange
-from tournaments import bridge, event_settings, standings, walkouts
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments import standings, walkouts
+from tournaments.common import bridge, event_settings
+from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
 from tournaments.services.event import event_update
 from tournaments.services.registration import entry_withdraw

@@ -23,9 +23,9 @@ The rooms:
   must replay in the engine to the result it holds);
 - writing.py: the rows saved in one transaction, ids kept where free.
 
-The event's editable settings are checked by tournaments.event_settings, as the organiser
+The event's editable settings are checked by tournaments.common.event_settings, as the organiser
 pages check them. Refusals are TournamentErrors with "backup_..." codes
-(tournaments.messages). The file holds the tables' secrets: whoever has it can keep score
+(tournaments.common.messages). The file holds the tables' secrets: whoever has it can keep score
 at those tables.
 """
 

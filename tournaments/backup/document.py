@@ -22,7 +22,7 @@ import re
 
 from config.input import unstorable
 from tournaments.backup.fields import bad
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 
 #: How deep a backup may nest its lists and objects (the document itself is 1).
 MAX_DEPTH = 32

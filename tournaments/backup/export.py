@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from scoring.models import DealEntry, GameChange
 from tournaments.backup.fields import FORMAT, VERSION, row_out
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 from tournaments.models import Bye, Event, Round, Table
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from scoring.models import Game, GameChange
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Round, Standings, Table
 
 FORMAT = "three-five-eight/event-backup"
@@ -65,7 +65,7 @@ RETIRED: dict[type[models.Model], set[str]] = {Standings: {"results_stamp"}}
 
 def bad(code: str, where: str, **params) -> TournamentError:
     """The refusal of a document that does not hold together, saying where in the file
-    (codes "backup_...", worded in tournaments.messages)."""
+    (codes "backup_...", worded in tournaments.common.messages)."""
     return TournamentError(f"backup_{code}", where=where or "the document", **params)
 
 

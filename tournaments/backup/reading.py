@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 import engine
 from scoring.models import DealEntry, Game, GameChange
 from scoring.names import NameProblem, PlayerName
-from tournaments import event_settings
 from tournaments.backup.document import check
 from tournaments.backup.fields import FORMAT, VERSION, bad, items, moment, nobody, row_in
 from tournaments.backup.games import read_game
-from tournaments.errors import TournamentError
+from tournaments.common import event_settings
+from tournaments.common.errors import TournamentError
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
 
 #: The rows below the event, in an order that saves each row after those it points at.
@@ -100,7 +100,7 @@ def _read_event(value: object) -> tuple[Event, list[str]]:
         engine.Rules.build(event.ruleset, event.options)
     except engine.RuleError as error:
         raise bad("rules_refused", "event", why=error.message) from None
-    # The settings are checked as the organiser pages check them (tournaments.event_settings),
+    # The settings are checked as the organiser pages check them (tournaments.common.event_settings),
     # but kept as the file has them: a restore gives back what was stored.
     for name, value in event_settings.settings_of(event).items():
         try:

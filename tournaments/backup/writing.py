@@ -23,8 +23,8 @@ from config.input import unstorable
 from scoring.models import Game
 from tournaments.backup.fields import players_to_ids
 from tournaments.backup.reading import ORDER, Plan, read
-from tournaments.errors import TournamentError
-from tournaments.messages import render
+from tournaments.common.errors import TournamentError
+from tournaments.common.messages import render
 from tournaments.models import Club, Event, Player, Standings
 
 #: How many values one `IN (...)` lookup takes: well under every database's limit.
@@ -33,7 +33,7 @@ CHUNK = 500
 
 @dataclass(frozen=True)
 class Notice:
-    """Something the operator should know about a restore: a code of tournaments.messages
+    """Something the operator should know about a restore: a code of tournaments.common.messages
     and its params, worded when read (like the app's errors)."""
 
     code: str

@@ -18,9 +18,9 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from tournaments.common.vocabulary import METRIC_WORDS
 from tournaments.models import Event
 from tournaments.results.selectors import StandingsView, standings_order
-from tournaments.vocabulary import METRIC_WORDS
 
 
 def _and(names: list[str]) -> str:

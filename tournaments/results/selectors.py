@@ -15,7 +15,7 @@ from django.db.models import (
     Subquery,
 )
 
-from tournaments import bridge
+from tournaments.common import bridge
 from tournaments.models import Event, Standings
 
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 from scoring.models import DealEntry, Game
 from scoring.names import name_key
 from scoring.names import search as search_names
-from tournaments import bridge
+from tournaments.common import bridge
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Event, Round, Table
 

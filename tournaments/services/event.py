@@ -7,11 +7,11 @@ from django.db import transaction
 
 import engine
 from scoring.models import Game
-from tournaments import event_settings
-from tournaments.errors import NotAllowed, RulesRefused, TournamentError
+from tournaments.common import event_settings
+from tournaments.common.errors import NotAllowed, RulesRefused, TournamentError
+from tournaments.common.permissions import require_club
+from tournaments.common.services import log_action, standings_changed, unique_slug
 from tournaments.models import Club, Event, Round
-from tournaments.permissions import require_club
-from tournaments.services._common import log_action, standings_changed, unique_slug
 
 
 @transaction.atomic
@@ -37,7 +37,7 @@ def event_create(
     by=None,
     **settings,
 ) -> Event:
-    """A new event in `club`, made `by` one of the club's organisers (tournaments.permissions;
+    """A new event in `club`, made `by` one of the club's organisers (tournaments.common.permissions;
     None: an operator's command): its rules are checked by the engine, its settings (any of
     event_settings.SETTING_NAMES, the rest take their defaults) by event_settings."""
     require_club(by, club)
@@ -96,7 +96,7 @@ def event_update(*, event: Event, actor: str = "", **settings) -> Event:
 @transaction.atomic
 def organiser_add(*, event: Event, username: str, actor: str = "", by=None):
     """Let another user run this event (its players, rounds and results; not its club). Only
-    the club's organisers choose who runs its nights (tournaments.permissions)."""
+    the club's organisers choose who runs its nights (tournaments.common.permissions)."""
     require_club(by, event.club)
     user_model = get_user_model()
     username = str(username).strip()

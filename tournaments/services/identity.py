@@ -21,10 +21,10 @@ from django.db import transaction
 
 from config.client_ip import client_address
 from config.window_count import count
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments.common.errors import NotAllowed, TournamentError
+from tournaments.common.services import log_action
+from tournaments.common.vocabulary import personal_code
 from tournaments.models import Entry, Event
-from tournaments.services._common import log_action
-from tournaments.vocabulary import personal_code
 
 log = logging.getLogger("tournaments.identity")
 

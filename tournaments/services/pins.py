@@ -30,9 +30,9 @@ from django.db import transaction
 
 from config.client_ip import client_address
 from config.window_count import count, current
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments.common.errors import NotAllowed, TournamentError
+from tournaments.common.services import log_action
 from tournaments.models import Event, Round, Table
-from tournaments.services._common import log_action
 
 log = logging.getLogger("tournaments.pins")
 

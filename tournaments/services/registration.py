@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.db import transaction
 
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_key
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments.common.errors import NotAllowed, TournamentError
+from tournaments.common.permissions import require_event
+from tournaments.common.services import log_action, standings_changed
 from tournaments.events.selectors.entries import joining_round, open_table_of
 from tournaments.models import Entry, Event, Player
-from tournaments.permissions import require_event
-from tournaments.services._common import log_action, standings_changed
 
 
 def clean_name(name: object) -> str:
@@ -51,7 +51,7 @@ def players_register(
     nothing. The same name twice in one list is refused: the pairings could not tell the two
     apart (a pasted list skips its repeats before it gets here, see csv_import). A new entry
     is a new row of the standings, so once there are rounds they are marked stale. A new name
-    becomes a member of the event's club, so `by` must run the event (tournaments.permissions)."""
+    becomes a member of the event's club, so `by` must run the event (tournaments.common.permissions)."""
     require_event(by, event)
     _open(event)
     cleaned = [clean_name(name) for name in names]

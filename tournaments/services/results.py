@@ -10,10 +10,11 @@ from django.utils import timezone
 
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import bridge, standings
+from tournaments import standings
+from tournaments.common import bridge
+from tournaments.common.services import log_action
+from tournaments.common.signals import standings_built
 from tournaments.models import Event, Standings, Table
-from tournaments.services._common import log_action
-from tournaments.signals import standings_built
 
 
 def result_confirm(*, table: Table, actor: str, version: object = None) -> Game:

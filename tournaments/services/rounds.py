@@ -11,14 +11,15 @@ from django.utils import timezone
 
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import bridge, pairing
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments import pairing
+from tournaments.common import bridge
+from tournaments.common.errors import NotAllowed, TournamentError
+from tournaments.common.queue import enqueue_on_commit
+from tournaments.common.services import log_action, standings_changed
+from tournaments.common.vocabulary import ROUND_MIN_PLAYERS
 from tournaments.models import SETTLED_RESULTS, Event, Round, Table
-from tournaments.queue import enqueue_on_commit
 from tournaments.rounds.selectors import round_actions, round_field_size, round_to_build
-from tournaments.services._common import log_action, standings_changed
 from tournaments.services.pins import pins_make
-from tournaments.vocabulary import ROUND_MIN_PLAYERS
 
 log = logging.getLogger(__name__)
 

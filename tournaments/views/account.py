@@ -14,7 +14,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import tokens
+from tournaments.common import tokens
 
 TEMPLATE = "tournaments/organise/account.html"
 

@@ -21,6 +21,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import organise_presenters as words
+from tournaments.common.web.access import actor, error_status, organiser_required, private
+from tournaments.common.web.clubs import PERMISSION as CLUB_PERMISSION
+from tournaments.common.web.forms_flow import submit
 from tournaments.events.selectors.entries import (
     clubs_run_by,
     entry_counts,
@@ -39,9 +42,6 @@ from tournaments.rounds.selectors import (
 from tournaments.services import event as event_service
 from tournaments.services import rounds as rounds_service
 from tournaments.tables import EXPORTS, FORMATS
-from tournaments.web.access import actor, error_status, organiser_required, private
-from tournaments.web.clubs import PERMISSION as CLUB_PERMISSION
-from tournaments.web.forms_flow import submit
 
 DASHBOARD = "tournaments/organise/event.html"
 POSTER_QR_SCALE = 10  # modules of 10 px: the SVG is scaled to the page by CSS anyway

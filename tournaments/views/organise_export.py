@@ -12,9 +12,9 @@ from django.http import Http404
 from django.views.decorators.http import require_GET
 
 from config import spreadsheets
+from tournaments.common.web.access import organiser_required, private
 from tournaments.models import Event
 from tournaments.tables import EXPORTS, FORMATS
-from tournaments.web.access import organiser_required, private
 
 
 @organiser_required

@@ -10,12 +10,12 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournaments.common.errors import TournamentError
 from tournaments.common.selectors import round_by_number
-from tournaments.errors import TournamentError
+from tournaments.common.web.access import actor, organiser_required
 from tournaments.models import Event, Round, Table
 from tournaments.rounds.selectors import table_of
 from tournaments.services import pins
-from tournaments.web.access import actor, organiser_required
 
 
 @organiser_required

@@ -22,6 +22,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.names import near_pairs
 from tournaments import walkouts
+from tournaments.common.web.access import actor, error_status, organiser_required
+from tournaments.common.web.forms_flow import submit
 from tournaments.csv_import import names_from_text
 from tournaments.events.selectors.entries import entry_counts, entry_of, event_entries
 from tournaments.forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
@@ -34,8 +36,6 @@ from tournaments.services.registration import (
     entry_withdraw,
     players_register,
 )
-from tournaments.web.access import actor, error_status, organiser_required
-from tournaments.web.forms_flow import submit
 
 PLAYERS = "tournaments/organise/players.html"
 MAX_FILTER = 80

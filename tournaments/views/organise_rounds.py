@@ -19,6 +19,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments.common.web.access import actor, error_status, organiser_required, round_or_404
+from tournaments.common.web.forms_flow import Outcome, submit
 from tournaments.events.selectors.entries import player_names
 from tournaments.forms import ReasonForm, SwapForm
 from tournaments.models import Event, Round, Table
@@ -27,8 +29,6 @@ from tournaments.presenters.round_page import round_page
 from tournaments.rounds.selectors import table_of
 from tournaments.services import results as results_service
 from tournaments.services import rounds as rounds_service
-from tournaments.web.access import actor, error_status, organiser_required, round_or_404
-from tournaments.web.forms_flow import Outcome, submit
 
 ROUND = "tournaments/organise/round.html"
 

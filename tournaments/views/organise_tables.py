@@ -29,12 +29,12 @@ from scoring.presenters.confirmations import board as confirmations_board
 from scoring.selectors import game_state, live_entries
 from tournaments import walkouts
 from tournaments.common.selectors import round_by_number
+from tournaments.common.vocabulary import TableStatus
+from tournaments.common.web.access import actor, organiser_required
+from tournaments.common.web.forms_flow import submit
 from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
 from tournaments.rounds.selectors import table_of
 from tournaments.services.registration import players_register
-from tournaments.vocabulary import TableStatus
-from tournaments.web.access import actor, organiser_required
-from tournaments.web.forms_flow import submit
 
 PAGE = "tournaments/organise/table.html"
 MAX_REASON = 500

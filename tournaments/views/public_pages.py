@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.presenters import ruleset_label
+from tournaments.common.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
 from tournaments.events.selectors.entries import entered_player, events_listed
 from tournaments.models import Event, Player, Round
 from tournaments.presenters import event as event_words
@@ -22,7 +23,6 @@ from tournaments.presenters.tables import round_over
 from tournaments.results.selectors import standings_latest
 from tournaments.rounds.selectors import published_round, rounds_progress
 from tournaments.views.public_kept import kept_page, round_tables_html, round_version
-from tournaments.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
 
 
 @require_GET

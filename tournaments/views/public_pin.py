@@ -14,11 +14,11 @@ from django.views.decorators.http import require_http_methods
 
 from config.forms import Form
 from scoring.keeper import keep_grant
+from tournaments.common.errors import TournamentError
 from tournaments.common.selectors import event_by_slug
-from tournaments.errors import TournamentError
+from tournaments.common.web.public import MAX_ROUND, PAGES, no_such_event, query_id
 from tournaments.models import Event
 from tournaments.services import pins
-from tournaments.web.public import MAX_ROUND, PAGES, no_such_event, query_id
 
 PAGE = PAGES + "table_pin.html"
 

@@ -16,8 +16,9 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments.common.errors import TournamentError
 from tournaments.common.selectors import event_by_slug
-from tournaments.errors import TournamentError
+from tournaments.common.web.public import PAGES, event_page, no_such_event, query_id
 from tournaments.models import Entry, Event
 from tournaments.presenters.seat import SeatMap
 from tournaments.selectors.identity import (
@@ -29,7 +30,6 @@ from tournaments.selectors.identity import (
 )
 from tournaments.services import identity
 from tournaments.views.public_kept import event_seat_map, event_version, kept_page
-from tournaments.web.public import PAGES, event_page, no_such_event, query_id
 
 PROVE = PAGES + "prove.html"
 

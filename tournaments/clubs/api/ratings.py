@@ -14,8 +14,8 @@ from ninja import Schema
 from config.api import ApiError, json_response
 from config.api_ninja import ApiRouter
 from config.api_schema import answers
-from tournaments.api_auth import token_account
 from tournaments.clubs.selectors import ratings as reads
+from tournaments.common.web.api_auth import token_account
 from tournaments.models import Club
 from tournaments.ratings import MODEL_NAME
 

@@ -19,7 +19,10 @@ from django.db.models import F, Q
 from scoring import services as scoring
 from scoring.names import name_key
 from tournaments.backup.fields import NAMING_PLAYERS
-from tournaments.errors import NotAllowed, TournamentError
+from tournaments.common.errors import NotAllowed, TournamentError
+from tournaments.common.permissions import require_club, require_event
+from tournaments.common.queue import enqueue_on_commit
+from tournaments.common.services import log_action, standings_changed
 from tournaments.events.selectors.entries import joining_round
 from tournaments.models import (
     Bye,
@@ -33,9 +36,6 @@ from tournaments.models import (
     RatingStep,
     Table,
 )
-from tournaments.permissions import require_club, require_event
-from tournaments.queue import enqueue_on_commit
-from tournaments.services._common import log_action, standings_changed
 from tournaments.services.registration import clean_name
 
 SEATS = ("seat_0", "seat_1", "seat_2")

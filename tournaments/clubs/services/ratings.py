@@ -17,8 +17,8 @@ from django.db.models import Count
 
 from tournaments import ratings
 from tournaments.clubs.selectors import ratings as reads
+from tournaments.common.permissions import require_club
 from tournaments.models import Club, Rating, RatingStep
-from tournaments.permissions import require_club
 
 
 def _store_steps(club_id: int, steps: list[ratings.Rated]) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from tournaments.errors import NotAllowed, TournamentError
-from tournaments.event_settings import titled
+from tournaments.common.errors import NotAllowed, TournamentError
+from tournaments.common.event_settings import titled
+from tournaments.common.permissions import require_club
 from tournaments.models import Club, ClubLog, Event, Season
-from tournaments.permissions import require_club
 from tournaments.seasons import Counting, SeasonError
 
 #: The fields of a season an organiser sets.

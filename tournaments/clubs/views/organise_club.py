@@ -17,11 +17,11 @@ from scoring.errors import ScoringError
 from scoring.names import MAX_NAME
 from tournaments.clubs.selectors import members as reads
 from tournaments.clubs.services import members as writes
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
+from tournaments.common.web.access import actor, organiser_required
+from tournaments.common.web.clubs import PERMISSION, club_organiser_required
+from tournaments.common.web.public import not_found, query_id
 from tournaments.models import Club, Event
-from tournaments.web.access import actor, organiser_required
-from tournaments.web.clubs import PERMISSION, club_organiser_required
-from tournaments.web.public import not_found, query_id
 
 PAGES = "tournaments/club/"
 

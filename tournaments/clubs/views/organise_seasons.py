@@ -15,11 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.names import MAX_TITLE
 from tournaments.clubs.selectors import seasons as reads
 from tournaments.clubs.services import seasons as writes
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
+from tournaments.common.web.access import actor
+from tournaments.common.web.clubs import club_organiser_required
+from tournaments.common.web.public import MAX_ID, not_found
 from tournaments.models import Club, Season
-from tournaments.web.access import actor
-from tournaments.web.clubs import club_organiser_required
-from tournaments.web.public import MAX_ID, not_found
 
 LIST = "tournaments/organise/seasons.html"
 EDIT = "tournaments/organise/season.html"

@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments.clubs.selectors import members as reads
+from tournaments.common.web.public import not_found
 from tournaments.models import Club
-from tournaments.web.public import not_found
 
 
 @require_GET

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_GET
 from tournaments.clubs.presenters import club_player as words
 from tournaments.clubs.selectors import club_player as reads
 from tournaments.clubs.selectors.ratings import may_see_ratings
+from tournaments.common.web.public import MAX_ID, not_found
 from tournaments.models import Club, Player
-from tournaments.web.public import MAX_ID, not_found
 
 PAGE = "tournaments/club/player.html"
 

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_GET
 from config import spreadsheets
 from tournaments.clubs.presenters import season as words
 from tournaments.clubs.selectors import seasons as reads
+from tournaments.common.web.public import MAX_ID, not_found
 from tournaments.models import Season
-from tournaments.web.public import MAX_ID, not_found
 
 PAGE = "tournaments/club/season.html"
 PROJECTOR = "tournaments/club/season_projector.html"

@@ -39,7 +39,7 @@ def entered_player(event: Event, player_id: int) -> Player:
 
 def events_organised_by(user):
     """The events this user runs (listed on the event, or running its club), newest first;
-    a superuser sees every event (tournaments.permissions)."""
+    a superuser sees every event (tournaments.common.permissions)."""
     events = Event.objects.select_related("club").order_by("-created_at", "-pk")
     if user.is_superuser:
         return events
@@ -51,7 +51,7 @@ def clubs_by_name():
 
 
 def clubs_run_by(user):
-    """The clubs this user may make an event in (tournaments.permissions): the clubs they
+    """The clubs this user may make an event in (tournaments.common.permissions): the clubs they
     run; a superuser, every club."""
     clubs = clubs_by_name()
     return clubs if user.is_superuser else clubs.filter(organisers=user)

@@ -7,7 +7,7 @@ its digest is stored.
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import tokens
+from tournaments.common import tokens
 
 
 class Command(BaseCommand):

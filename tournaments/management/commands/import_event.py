@@ -13,7 +13,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments import backup
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 
 
 class Command(BaseCommand):

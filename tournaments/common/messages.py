@@ -1,6 +1,6 @@
 """Every refusal of the tournaments app in words: one catalogue, code -> message template.
 
-Services raise tournaments.errors with a code and plain params; the words are only looked
+Services raise tournaments.common.errors with a code and plain params; the words are only looked
 up when the error's `message` is read, in the language active then (the page's, or the
 site's default for what a worker stores). A test renders each code in Bulgarian.
 
@@ -291,7 +291,7 @@ MESSAGES = {
         "%(name)s is the club's last organiser: add another before removing them"
     ),
     "member_other_club": _("%(name)s is not a member of this club"),
-    # who may (tournaments.permissions)
+    # who may (tournaments.common.permissions)
     "club_not_yours": _("your account does not run the club %(club)s"),
     "event_not_yours": _("your account does not run the event %(event)s"),
     "merge_same_member": _("choose two different records to merge"),

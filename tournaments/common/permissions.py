@@ -15,7 +15,7 @@ or ``("scoring.change_game", game)`` — answered by `EventOrganiserBackend`. Th
 cross into a club (creating an event in it, entering its players or members, listing an
 event's organisers, its seasons and their nights, its members, settings and casual games)
 take the acting account as ``by`` and call `require_club` / `require_event`, which ask the
-same ``has_perm`` and refuse with `tournaments.errors.Forbidden` (the API's 403), so pages,
+same ``has_perm`` and refuse with `tournaments.common.errors.Forbidden` (the API's 403), so pages,
 API, commands and tasks all get one answer. ``by=None`` is the site's own code or an operator
 at the shell (a management command, a task following a write already allowed): no account
 to check. The scoring app never imports this module: it only asks ``has_perm``.
@@ -26,7 +26,7 @@ from __future__ import annotations
 from django.contrib.auth.backends import BaseBackend
 
 from scoring.models import Game
-from tournaments.errors import Forbidden
+from tournaments.common.errors import Forbidden
 from tournaments.models import Club, Event
 
 EVENT_PERMS = {"tournaments.change_event", "tournaments.view_event"}

@@ -25,9 +25,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Quorum
 from scoring.names import MAX_TITLE, NameProblem, title
-from tournaments import bridge, standings, vocabulary
-from tournaments.errors import TournamentError
-from tournaments.messages import standings_code
+from tournaments import standings
+from tournaments.common import bridge, vocabulary
+from tournaments.common.errors import TournamentError
+from tournaments.common.messages import standings_code
 
 #: The longest event name: every name of a club, an event or a season (scoring.names).
 MAX_EVENT_NAME = MAX_TITLE
@@ -130,7 +131,7 @@ EVENT_SETTINGS: tuple[Setting, ...] = (
         lambda: str(Quorum.KEEPER),
         _confirm_quorum,
     ),
-    # Round 1 of a swiss event paired by the club's ratings (tournaments.bridge).
+    # Round 1 of a swiss event paired by the club's ratings (tournaments.common.bridge).
     Setting("seed_by_rating", _("seed round 1 by rating"), lambda: False, bool),
 )
 SETTING_NAMES = tuple(setting.name for setting in EVENT_SETTINGS)

@@ -2,7 +2,7 @@
 answered.
 
 Every event page asks Django one question, ``has_perm("tournaments.change_event", event)``
-(answered by tournaments.permissions for the event's organisers and its club's, and by Django
+(answered by tournaments.common.permissions for the event's organisers and its club's, and by Django
 itself for superusers). Anonymous visitors are sent to the login page; a logged-in user who does not
 run this event gets a 403 page. Organiser pages are never stored by shared caches.
 """

@@ -10,9 +10,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.selectors import members as reads
+from tournaments.common.web.access import private
+from tournaments.common.web.public import not_found
 from tournaments.models import Club
-from tournaments.web.access import private
-from tournaments.web.public import not_found
 
 PERMISSION = "tournaments.change_club"
 DENIED = "tournaments/organise/seasons_denied.html"

@@ -6,8 +6,8 @@ from django.db.models import F
 from django.utils.text import slugify
 
 from scoring.names import in_latin
+from tournaments.common.queue import enqueue_on_commit
 from tournaments.models import Event, EventLog
-from tournaments.queue import enqueue_on_commit
 
 
 def log_action(event: Event, actor: str, action: str, reason: str = "", **data) -> None:

@@ -2,7 +2,7 @@
 
 A service raises ``NotAllowed("round_draft", n=2)``: the code names the refusal and the
 params are plain values (numbers, names), nothing else. No HTTP and no gettext here: the
-words live in one catalogue, tournaments.messages, and `message` renders them in the
+words live in one catalogue, tournaments.common.messages, and `message` renders them in the
 language active when it is read, so the edge (a page, the API) decides the language and
 config.api turns `kind` into a status.
 """
@@ -22,9 +22,9 @@ class TournamentError(Exception):
 
     @property
     def message(self) -> str:
-        """The refusal in the active language (tournaments.messages)."""
+        """The refusal in the active language (tournaments.common.messages)."""
         # the catalogue needs Django's gettext; errors do not
-        from tournaments.messages import render
+        from tournaments.common.messages import render
 
         return render(self.code, self.params)
 
@@ -43,7 +43,7 @@ class NotAllowed(TournamentError):
 
 class Forbidden(TournamentError):
     """The acting account does not run the club or event this touches
-    (tournaments.permissions): the API answers 403, the pages a 403 too."""
+    (tournaments.common.permissions): the API answers 403, the pages a 403 too."""
 
     kind = "forbidden"
 

@@ -11,7 +11,8 @@ from collections import Counter
 from django.db.models import Count, Q
 
 from scoring.models import Game
-from tournaments import pairing, standings, vocabulary
+from tournaments import pairing, standings
+from tournaments.common import vocabulary
 from tournaments.models import (
     PUBLIC_ROUND_STATUSES,
     SETTLED_RESULTS,

@@ -17,7 +17,7 @@ from django import forms
 
 from config.api import KIND_STATUS
 from scoring.errors import ScoringError
-from tournaments.errors import TournamentError
+from tournaments.common.errors import TournamentError
 
 #: What a service may refuse with: the organiser pages word both apps' errors.
 REFUSALS = (TournamentError, ScoringError)
