@@ -13,7 +13,7 @@ from config.api_ninja import make_api
 ROUTERS = (
     "scoring.api.router",
     "tournaments.api.router",
-    "tournaments.api_organise.router",
+    "tournaments.events.api.router",
     "tournaments.api_rounds.router",
     "tournaments.clubs.api.seasons.router",
     "tournaments.clubs.api.ratings.router",

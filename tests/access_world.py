@@ -22,6 +22,9 @@ from scoring import autoplay
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
 from tournaments.clubs.services import seasons
 from tournaments.common import tokens
+from tournaments.events.selectors.identity import slip_token
+from tournaments.events.services.event import club_create, event_create, organiser_add
+from tournaments.events.services.registration import players_register
 from tournaments.models import (
     Club,
     ClubGame,
@@ -36,9 +39,6 @@ from tournaments.models import (
     Season,
     Table,
 )
-from tournaments.selectors.identity import slip_token
-from tournaments.services.event import club_create, event_create, organiser_add
-from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 ROLES = ("anonymous", "table", "club", "event", "other club", "other event", "superuser")

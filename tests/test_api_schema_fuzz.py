@@ -28,8 +28,8 @@ from schemathesis.specs.openapi.checks import (
 from scoring import autoplay
 from tournaments.clubs.services import seasons
 from tournaments.common import tokens
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "25"))

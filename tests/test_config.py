@@ -235,8 +235,8 @@ def test_home_page_in_english(client):
 
 @pytest.mark.django_db
 def test_home_page_lists_the_events_being_played_and_the_ways_in(client):
+    from tournaments.events.services.event import club_create, event_create
     from tournaments.models import Event
-    from tournaments.services.event import club_create, event_create
 
     club = club_create(name="Club")
     running = event_create(club=club, name="Tonight")
@@ -296,18 +296,18 @@ def test_no_form_label_ends_in_a_colon():
     from django import forms
 
     import scoring.forms
-    import tournaments.forms
+    import tournaments.events.forms
     from config.forms import Form
 
     found = [
         cls
-        for module in (scoring.forms, tournaments.forms)
+        for module in (scoring.forms, tournaments.events.forms)
         for _, cls in inspect.getmembers(module, inspect.isclass)
         if issubclass(cls, forms.BaseForm) and cls.__module__ == module.__name__
     ]
     assert len(found) > 15
     assert [cls.__name__ for cls in found if not issubclass(cls, Form)] == []
-    form = tournaments.forms.ClubForm()
+    form = tournaments.events.forms.ClubForm()
     assert form.label_suffix == ""
     assert form["name"].label_tag() == '<label for="id_name">Club name</label>'
     assert "Club name:" not in form.as_p() and "Club name:" not in form.as_div()

@@ -16,9 +16,9 @@ from scoring import services as scoring
 from scoring.models import Game
 from scoring.services import recording
 from tournaments import tasks
+from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Round
 from tournaments.results.selectors import standings_current, standings_latest
-from tournaments.services.event import club_create, event_create
 from tournaments.services.results import standings_build
 from tournaments.services.rounds import round_create, round_publish
 

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import DealEntry, Game, GameChange
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, EventLog, Round, Season
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db(transaction=True)

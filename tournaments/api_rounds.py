@@ -1,5 +1,5 @@
 """The organisers' token API for rounds, tables and confirming a game
-(../shared/spec/http-api.md, "Organisers"); the order of checks as in tournaments.api_organise.
+(../shared/spec/http-api.md, "Organisers"); the order of checks as in tournaments.events.api.
 
 A round's GET (public, tokens for its organisers) and DELETE share one path: both are in
 tournaments.api, which calls `round_delete` here.

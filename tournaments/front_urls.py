@@ -2,6 +2,6 @@
 
 from django.urls import path
 
-from tournaments.views import public_pages
+from tournaments.events.views import public_pages
 
 urlpatterns = [path("", public_pages.home, name="home")]

@@ -162,7 +162,7 @@ class Entry(models.Model):
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     joined_round = models.PositiveSmallIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Proves a phone is this player's; a new one ends the old (tournaments.services.identity).
+    #: Proves a phone is this player's; a new one ends the old (tournaments.events.services.identity).
     code = models.CharField(_("personal code"), max_length=8, default=vocabulary.personal_code)
 
     class Meta:

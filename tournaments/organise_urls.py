@@ -3,13 +3,10 @@
 from django.urls import path, re_path
 
 from tournaments.clubs.views import organise_club, organise_seasons
+from tournaments.events.views import account, organise, organise_codes, organise_players
 from tournaments.views import (
-    account,
-    organise,
-    organise_codes,
     organise_export,
     organise_pins,
-    organise_players,
     organise_print,
     organise_rounds,
     organise_tables,

@@ -4,7 +4,8 @@ from django.urls import path, re_path
 from django.views.generic import TemplateView
 
 from tournaments.clubs.views import public_club, public_player, public_ratings, public_season
-from tournaments.views import public_pages, public_pin, public_seat, public_standings
+from tournaments.events.views import public_pages
+from tournaments.views import public_pin, public_seat, public_standings
 
 EVENT = "events/<slug:slug>/"
 

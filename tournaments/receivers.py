@@ -19,8 +19,8 @@ from tournaments import (
 )
 from tournaments.common.queue import enqueue_on_commit
 from tournaments.common.services import standings_changed
+from tournaments.events.selectors.identity import identity_at_table
 from tournaments.models import Entry, Player, Table
-from tournaments.selectors.identity import identity_at_table
 
 
 @receiver(game_confirmed)

@@ -26,10 +26,10 @@ def make_event(tables: int, deals: int, seed: int):
     from scoring import autoplay
     from scoring.models import Game
     from scoring.selectors import game_record
+    from tournaments.events.services.event import club_create, event_create
+    from tournaments.events.services.registration import players_register
     from tournaments.models import Round
     from tournaments.results.selectors import standings_current
-    from tournaments.services.event import club_create, event_create
-    from tournaments.services.registration import players_register
     from tournaments.services.results import result_confirm
     from tournaments.services.rounds import round_close, round_create, round_publish
 

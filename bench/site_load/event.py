@@ -26,9 +26,9 @@ def make_event(tables: int, hands: int, seed: int, *, publish: bool = True):
     """An event of 3 × `tables` players with one published round (paired in this process:
     the setup is not what is measured); with `publish` false, the round is left a draft and
     no table is returned (`publish_first_round` publishes it)."""
+    from tournaments.events.services.event import club_create, event_create
+    from tournaments.events.services.registration import players_register
     from tournaments.models import Round
-    from tournaments.services.event import club_create, event_create
-    from tournaments.services.registration import players_register
     from tournaments.services.rounds import round_create
 
     club = club_create(name=f"Bench club {seed}")

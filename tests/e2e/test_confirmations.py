@@ -17,10 +17,10 @@ from playwright.sync_api import expect
 
 from scoring.models import Game, Quorum
 from tests.scoring.test_manage import finish
+from tournaments.events.selectors.identity import slip_token
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, Round, Table
-from tournaments.selectors.identity import slip_token
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 from .checks import check_screen

@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.tournaments.season_nights import play_night
+from tournaments.events.services.event import club_create
 from tournaments.models import Rating
-from tournaments.services.event import club_create
 
 from .checks import check_screen
 

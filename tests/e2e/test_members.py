@@ -9,9 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import ClubLog, Entry, Player
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in

@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import DealEntry
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Round, Table
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 from .checks import check_screen

@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 
 from scoring import autoplay
 from scoring import services as scoring
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Event, Round
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 from .checks import check_screen

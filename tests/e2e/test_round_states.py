@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 
 from scoring import autoplay
 from scoring.models import DealEntry
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Round
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in

@@ -11,8 +11,8 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from tests.tournaments.season_nights import play_night
+from tournaments.events.services.event import club_create
 from tournaments.models import ClubLog, Season
-from tournaments.services.event import club_create
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in

@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import autoplay
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Bye, Round, Table
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm
 from tournaments.services.rounds import round_create, round_publish
 

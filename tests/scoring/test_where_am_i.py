@@ -15,8 +15,8 @@ from django.urls import reverse
 from scoring import autoplay
 from scoring.models import Game
 from scoring.presenters.place import again_dealer, place_of
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 
 from scoring import autoplay
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 # --- the organiser pages ----------------------------------------------------------------------

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from scoring import autoplay
+from tournaments.events.services.event import event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Club, Event
-from tournaments.services.event import event_create
-from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm, standings_build
 from tournaments.services.rounds import round_close, round_create, round_pair, round_publish
 

@@ -14,9 +14,9 @@ from scoring import services as scoring
 from scoring import throttle
 from scoring.models import Game
 from tournaments.common import tokens
+from tournaments.events.services.event import organiser_add
+from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, Event, EventLog, Round, Table
-from tournaments.services.event import organiser_add
-from tournaments.services.registration import players_register
 
 from .test_services import _rotate
 

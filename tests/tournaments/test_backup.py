@@ -33,11 +33,11 @@ from tournaments.backup import writing
 from tournaments.common import event_settings
 from tournaments.common.errors import TournamentError
 from tournaments.events.selectors.entries import player_names
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import entry_withdraw, players_register
 from tournaments.management.commands.simulate_event import simulate
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
 from tournaments.results.selectors import standings_latest
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import entry_withdraw, players_register
 from tournaments.services.results import result_confirm, result_reopen, standings_build
 from tournaments.services.rounds import round_close, round_create, round_publish, round_swap
 

@@ -23,9 +23,9 @@ from tournaments.clubs.services import ratings as rating_writes
 from tournaments.clubs.services import seasons as season_writes
 from tournaments.common import permissions, tokens
 from tournaments.common.errors import Forbidden
+from tournaments.events.services.event import club_create, event_create, organiser_add
+from tournaments.events.services.registration import players_register
 from tournaments.models import Club, Event, Player, Rating, Season
-from tournaments.services.event import club_create, event_create, organiser_add
-from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.common import tokens
+from tournaments.events.services.registration import players_register
 from tournaments.models import Club, ClubGame, ClubLog, Entry, Player
-from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 

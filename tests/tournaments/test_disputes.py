@@ -10,8 +10,8 @@ from scoring.models import Game, Quorum, SeatClaim
 from scoring.signals import Person
 from tests.scoring.test_manage import finish
 from tournaments.common.errors import TournamentError
-from tournaments.services.event import club_create, event_create, event_update
-from tournaments.services.registration import players_register
+from tournaments.events.services.event import club_create, event_create, event_update
+from tournaments.events.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ import pytest
 
 from tournaments.common import event_settings, vocabulary
 from tournaments.common.errors import NotAllowed, TournamentError
-from tournaments.forms import EventSettingsForm
+from tournaments.events.forms import EventSettingsForm
+from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Event, Round
-from tournaments.services.event import club_create, event_create
 from tournaments.services.rounds import round_create, round_refusal
 
 from .conftest import register

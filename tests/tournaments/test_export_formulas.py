@@ -19,7 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from config import spreadsheets
 from tournaments.clubs.services import seasons as writes
-from tournaments.services.event import club_create
+from tournaments.events.services.event import club_create
 from tournaments.tables import EXPORTS
 
 from .season_nights import play_night

@@ -7,10 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tournaments.events.selectors.identity import identity_value
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, Player
-from tournaments.selectors.identity import identity_value
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db(transaction=True)

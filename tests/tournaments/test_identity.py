@@ -16,17 +16,17 @@ from tests.scoring.test_manage import finish
 from tournaments import walkouts
 from tournaments.backup.export import event_export
 from tournaments.common.vocabulary import PERSONAL_CODE_LENGTH
-from tournaments.models import Entry, EventLog
-from tournaments.selectors.identity import (
+from tournaments.events.selectors.identity import (
     identity_cookie,
     identity_value,
     person_key,
     proven_entry,
     slip_token,
 )
-from tournaments.services import identity
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
+from tournaments.events.services import identity
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
+from tournaments.models import Entry, EventLog
 from tournaments.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db

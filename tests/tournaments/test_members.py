@@ -7,6 +7,8 @@ import pytest
 
 from tournaments.clubs.services import members
 from tournaments.common.errors import NotAllowed, TournamentError
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import (
     Bye,
     ClubGame,
@@ -20,8 +22,6 @@ from tournaments.models import (
     Standings,
     Table,
 )
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register

@@ -10,10 +10,10 @@ from django.urls import reverse
 from scoring.names import MAX_NAME, MAX_TITLE, in_latin
 from tournaments.common import tokens
 from tournaments.common.errors import TournamentError
-from tournaments.csv_import import names_from_text
+from tournaments.events.csv_import import names_from_text
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Entry
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 
@@ -98,9 +98,9 @@ def test_the_api_refuses_a_names_item_holding_two_names(client, organiser, organ
 
 
 def test_the_limits_come_from_one_place():
-    from tournaments import forms
     from tournaments.clubs.views import organise_seasons
     from tournaments.common import event_settings
+    from tournaments.events import forms
 
     assert event_settings.MAX_EVENT_NAME == MAX_TITLE
     assert forms.ClubForm().fields["name"].max_length == MAX_TITLE
@@ -145,7 +145,7 @@ def test_a_casual_game_name_too_long_is_refused_in_words(organiser_client, organ
 def test_an_event_name_too_long_is_refused_in_words_not_cut(organiser):
     from django.utils import translation
 
-    from tournaments.forms import EventSettingsForm
+    from tournaments.events.forms import EventSettingsForm
 
     long_name = "Турнир " * 20  # 140 characters, pasted into the box
     with translation.override("bg"):

@@ -10,10 +10,10 @@ from django.urls import reverse
 
 from tournaments.common import tokens
 from tournaments.common.errors import TournamentError
-from tournaments.csv_import import names_from_text
+from tournaments.events.csv_import import names_from_text
+from tournaments.events.services.event import event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, Player
-from tournaments.services.event import event_create
-from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 

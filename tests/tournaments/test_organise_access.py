@@ -5,7 +5,7 @@ superuser get in. Every page and every write is checked, GET and POST."""
 import pytest
 from django.urls import reverse
 
-from tournaments.services.event import event_create
+from tournaments.events.services.event import event_create
 
 from .conftest import register
 

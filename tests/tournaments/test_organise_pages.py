@@ -6,9 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import entry_check_in, entry_withdraw
 from tournaments.models import Club, Event, EventLog, Round
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import entry_check_in, entry_withdraw
 from tournaments.services.rounds import round_publish
 
 from .conftest import register

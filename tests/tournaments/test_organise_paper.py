@@ -12,7 +12,7 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from tournaments.services.event import club_create, event_create
+from tournaments.events.services.event import club_create, event_create
 from tournaments.services.results import result_confirm
 from tournaments.services.rounds import round_close, round_publish
 

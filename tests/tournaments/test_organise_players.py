@@ -4,9 +4,9 @@
 import pytest
 from django.urls import reverse
 
-from tournaments.csv_import import names_from_text
+from tournaments.events.csv_import import names_from_text
+from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Entry, EventLog, Player
-from tournaments.services.registration import entry_withdraw
 
 from .conftest import register
 

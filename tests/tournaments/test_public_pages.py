@@ -14,9 +14,9 @@ from scoring import services as scoring
 from scoring.models import Game
 from tournaments import tasks
 from tournaments.events.selectors.entries import player_names
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Event, Round
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm, result_reopen, standings_build
 from tournaments.services.rounds import round_close, round_create, round_publish
 

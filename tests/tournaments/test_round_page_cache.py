@@ -10,10 +10,10 @@ from scoring import services as scoring
 from tournaments import walkouts
 from tournaments.clubs.services import members
 from tournaments.events.selectors.entries import player_names
+from tournaments.events.services.registration import players_register
 from tournaments.models import Player, Round
 from tournaments.presenters.seat import seat_answer, seat_map
 from tournaments.rounds.selectors import players_matching, published_round
-from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_close, round_create, round_publish, round_swap
 from tournaments.views import public_kept
 

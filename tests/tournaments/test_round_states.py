@@ -14,9 +14,9 @@ from django.utils import timezone
 from tournaments import pairing, tasks
 from tournaments.common import bridge
 from tournaments.common.errors import NotAllowed
+from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Entry, EventLog, Round
 from tournaments.rounds.selectors import round_actions, round_to_build
-from tournaments.services.registration import entry_withdraw
 from tournaments.services.results import result_confirm
 from tournaments.services.rounds import (
     round_close,

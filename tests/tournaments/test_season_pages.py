@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.clubs.services import seasons as writes
+from tournaments.events.services.event import club_create, event_create
 from tournaments.models import ClubLog, Event, Season
-from tournaments.services.event import club_create, event_create
 
 from .season_nights import MEMBERS, play_night
 

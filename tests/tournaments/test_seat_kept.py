@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Player
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.rounds import round_create, round_publish
 from tournaments.views import public_kept, public_seat
 

@@ -8,9 +8,9 @@ from django.utils import translation
 from scoring import services as scoring
 from scoring.errors import ScoringError
 from tournaments.common.errors import TournamentError
+from tournaments.events.services.event import club_create, event_create, event_update
+from tournaments.events.services.registration import players_register
 from tournaments.models import Event
-from tournaments.services.event import club_create, event_create, event_update
-from tournaments.services.registration import players_register
 
 pytestmark = pytest.mark.django_db
 

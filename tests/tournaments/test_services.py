@@ -9,14 +9,14 @@ from django.core.management import call_command
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments.common.errors import NotAllowed, TournamentError
-from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import (
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import (
     entry_check_in,
     entry_reinstate,
     entry_withdraw,
     players_register,
 )
+from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
 from tournaments.services.results import result_confirm, result_reopen, standings_build
 from tournaments.services.rounds import round_close, round_create, round_publish, round_swap
 

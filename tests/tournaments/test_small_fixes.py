@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import formats, translation
 
 from tournaments.common.services import standings_changed
-from tournaments.services.registration import players_register
+from tournaments.events.services.registration import players_register
 from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register

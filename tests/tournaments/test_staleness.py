@@ -10,10 +10,10 @@ import pytest
 from scoring import services as scoring
 from tournaments import tasks, walkouts
 from tournaments.common import event_settings
+from tournaments.events.services.event import club_create, event_create, event_update
+from tournaments.events.services.registration import entry_check_in, players_register
 from tournaments.models import Event, Round
 from tournaments.results.selectors import standings_head, standings_latest
-from tournaments.services.event import club_create, event_create, event_update
-from tournaments.services.registration import entry_check_in, players_register
 from tournaments.services.results import result_reopen, standings_build
 from tournaments.services.rounds import round_close, round_create, round_publish
 from tournaments.sweep import events_with_stale_standings

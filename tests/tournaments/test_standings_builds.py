@@ -15,9 +15,9 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from tournaments import tasks
+from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Standings
 from tournaments.results.selectors import standings_current
-from tournaments.services.event import club_create, event_create
 from tournaments.services.results import standings_build
 from tournaments.services.rounds import round_create, round_publish
 

@@ -24,11 +24,11 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from tournaments import standings_render, tasks
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Entry, Standings
 from tournaments.presenters import standings as words
 from tournaments.results.selectors import standings_latest
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import entry_withdraw
 from tournaments.services.results import standings_build
 from tournaments.services.rounds import round_create, round_publish
 from tournaments.views import public_standings as public

@@ -19,9 +19,9 @@ from scoring import autoplay
 from tournaments import standings
 from tournaments.clubs.selectors.seasons import places_of
 from tournaments.clubs.services import seasons as writes
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import entry_withdraw, players_register
 from tournaments.models import Entry, Player
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import entry_withdraw, players_register
 from tournaments.services.results import result_confirm, standings_build
 from tournaments.services.rounds import round_close, round_create, round_pair, round_publish
 from tournaments.standings import Bye, GameResult

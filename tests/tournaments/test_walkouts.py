@@ -14,9 +14,9 @@ from scoring.models import Game, GameChange
 from tournaments import standings, walkouts
 from tournaments.common import bridge, event_settings
 from tournaments.common.errors import NotAllowed, TournamentError
+from tournaments.events.services.event import event_update
+from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
-from tournaments.services.event import event_update
-from tournaments.services.registration import entry_withdraw
 from tournaments.services.results import standings_build
 from tournaments.services.rounds import round_close
 

@@ -17,8 +17,8 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments import backup, walkouts
+from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Bye, Entry, Round, Table
-from tournaments.services.registration import entry_withdraw
 from tournaments.services.results import standings_build
 
 from .conftest import finish_game, register

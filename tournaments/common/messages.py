@@ -93,7 +93,7 @@ MESSAGES = {
         "too many wrong PINs: try again in %(minutes)s minutes, scan the table card's QR "
         "code, or ask the organiser"
     ),
-    # a player's personal code (tournaments.services.identity)
+    # a player's personal code (tournaments.events.services.identity)
     "code_blocked": _(
         "too many wrong codes: try again in %(minutes)s minutes, scan the code on your slip, "
         "or ask the organiser"
@@ -265,7 +265,7 @@ MESSAGES = {
         "surrogate, which no database stores"
     ),
     "backup_not_plain": _("the backup is not valid: %(where)s holds a %(type)s, not a JSON value"),
-    # a pasted list of players (tournaments.csv_import)
+    # a pasted list of players (tournaments.events.csv_import)
     "line_name_too_long": _("Line %(line)s: a name has at most %(max)s characters."),
     "line_name_empty": _("Line %(line)s: the name column is empty."),
     "line_name_is_a_list": _(

@@ -1,7 +1,7 @@
 """Issuing, checking and removing API tokens (the writes and the one read the API needs).
 
 Callers: the account page, ``manage.py api_token`` and the organisers' API
-(tournaments.api_organise). This module knows nothing of events: a token only says which
+(tournaments.events.api). This module knows nothing of events: a token only says which
 account is asking; what that account may do is Django's ``has_perm``, as on the pages.
 """
 

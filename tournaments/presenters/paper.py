@@ -99,7 +99,7 @@ def placements(tables: list[Table], byes: list) -> list[Placement]:
 @dataclass(frozen=True)
 class Slip:
     """A player's slip: their personal code, and the QR of the link that carries its proof
-    (tournaments.selectors.identity.slip_token), handed to them at check-in."""
+    (tournaments.events.selectors.identity.slip_token), handed to them at check-in."""
 
     name: str
     code: str

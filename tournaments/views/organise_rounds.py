@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.common.web.access import actor, error_status, organiser_required, round_or_404
 from tournaments.common.web.forms_flow import Outcome, submit
+from tournaments.events.forms import ReasonForm, SwapForm
 from tournaments.events.selectors.entries import player_names
-from tournaments.forms import ReasonForm, SwapForm
 from tournaments.models import Event, Round, Table
 from tournaments.organise_presenters import disputes
 from tournaments.presenters.round_page import round_page

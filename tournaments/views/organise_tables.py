@@ -32,9 +32,9 @@ from tournaments.common.selectors import round_by_number
 from tournaments.common.vocabulary import TableStatus
 from tournaments.common.web.access import actor, organiser_required
 from tournaments.common.web.forms_flow import submit
+from tournaments.events.services.registration import players_register
 from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
 from tournaments.rounds.selectors import table_of
-from tournaments.services.registration import players_register
 
 PAGE = "tournaments/organise/table.html"
 MAX_REASON = 500

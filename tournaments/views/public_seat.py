@@ -1,6 +1,6 @@
 """Where do I sit? The players' own page on the night: a name typed, a seat shown, and a
 phone that proves whose it is ("This is me" with the player's personal code, or the printed
-slip's link): the signed identity it then keeps (tournaments.selectors.identity) shows that
+slip's link): the signed identity it then keeps (tournaments.events.selectors.identity) shows that
 player's seat first and lets the phone confirm their results (docs/confirmations.md)."""
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.common.errors import TournamentError
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.web.public import PAGES, event_page, no_such_event, query_id
-from tournaments.models import Entry, Event
-from tournaments.presenters.seat import SeatMap
-from tournaments.selectors.identity import (
+from tournaments.events.selectors.identity import (
     IDENTITY_MAX_AGE,
     identity_cookie,
     identity_value,
     proven_entry,
     slip_entry,
 )
-from tournaments.services import identity
+from tournaments.events.services import identity
+from tournaments.models import Entry, Event
+from tournaments.presenters.seat import SeatMap
 from tournaments.views.public_kept import event_seat_map, event_version, kept_page
 
 PROVE = PAGES + "prove.html"

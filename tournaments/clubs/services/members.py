@@ -24,6 +24,7 @@ from tournaments.common.permissions import require_club, require_event
 from tournaments.common.queue import enqueue_on_commit
 from tournaments.common.services import log_action, standings_changed
 from tournaments.events.selectors.entries import joining_round
+from tournaments.events.services.registration import clean_name
 from tournaments.models import (
     Bye,
     Club,
@@ -36,7 +37,6 @@ from tournaments.models import (
     RatingStep,
     Table,
 )
-from tournaments.services.registration import clean_name
 
 SEATS = ("seat_0", "seat_1", "seat_2")
 #: The ratings helper's task that re-rates a club from its first game (tournaments.ratings).

@@ -16,9 +16,9 @@ from django.db import transaction
 
 from scoring import autoplay
 from tournaments.clubs.services import seasons
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Club, Event, Round
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm, standings_build
 from tournaments.services.rounds import round_close, round_create, round_pair, round_publish
 

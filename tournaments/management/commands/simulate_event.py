@@ -16,10 +16,10 @@ import engine
 from config.celery import app as celery_app
 from scoring import autoplay
 from tournaments import pairing
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import players_register
 from tournaments.models import Round, Table
 from tournaments.results.selectors import standings_current
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import players_register
 from tournaments.services.results import result_confirm
 from tournaments.services.rounds import round_close, round_create, round_publish
 

@@ -24,6 +24,7 @@ from tournaments import organise_presenters as words
 from tournaments.common.web.access import actor, error_status, organiser_required, private
 from tournaments.common.web.clubs import PERMISSION as CLUB_PERMISSION
 from tournaments.common.web.forms_flow import submit
+from tournaments.events.forms import ClubForm, EventCreateForm, EventSettingsForm, OrganiserForm
 from tournaments.events.selectors.entries import (
     clubs_run_by,
     entry_counts,
@@ -31,7 +32,7 @@ from tournaments.events.selectors.entries import (
     events_organised_by,
     player_names,
 )
-from tournaments.forms import ClubForm, EventCreateForm, EventSettingsForm, OrganiserForm
+from tournaments.events.services import event as event_service
 from tournaments.models import Event, Round
 from tournaments.rounds.selectors import (
     round_field_size,
@@ -39,7 +40,6 @@ from tournaments.rounds.selectors import (
     round_to_build,
     rounds_progress,
 )
-from tournaments.services import event as event_service
 from tournaments.services import rounds as rounds_service
 from tournaments.tables import EXPORTS, FORMATS
 

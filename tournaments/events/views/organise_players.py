@@ -24,18 +24,18 @@ from scoring.names import near_pairs
 from tournaments import walkouts
 from tournaments.common.web.access import actor, error_status, organiser_required
 from tournaments.common.web.forms_flow import submit
-from tournaments.csv_import import names_from_text
+from tournaments.events.csv_import import names_from_text
+from tournaments.events.forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
 from tournaments.events.selectors.entries import entry_counts, entry_of, event_entries
-from tournaments.forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
-from tournaments.models import Entry, Event
-from tournaments.rounds.selectors import round_to_build
-from tournaments.services.registration import (
+from tournaments.events.services.registration import (
     entries_check_in_all,
     entry_check_in,
     entry_reinstate,
     entry_withdraw,
     players_register,
 )
+from tournaments.models import Entry, Event
+from tournaments.rounds.selectors import round_to_build
 
 PLAYERS = "tournaments/organise/players.html"
 MAX_FILTER = 80

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_GET
 
 from scoring.presenters import ruleset_label
 from tournaments.common.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, event_page
+from tournaments.events import presenters as event_words
 from tournaments.events.selectors.entries import entered_player, events_listed
 from tournaments.models import Event, Player, Round
-from tournaments.presenters import event as event_words
 from tournaments.presenters.seat import player_games
 from tournaments.presenters.standings import standings_context
 from tournaments.presenters.tables import round_over

@@ -29,14 +29,14 @@ from tournaments.common.vocabulary import (
 )
 from tournaments.common.web.api_auth import organised_event, organiser_token
 from tournaments.common.web.api_input import ReasonIn, actor, number, reason, text, whole
-from tournaments.models import Club, Entry, Event
-from tournaments.services.event import club_create, event_create
-from tournaments.services.registration import (
+from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.registration import (
     entry_check_in,
     entry_reinstate,
     entry_withdraw,
     players_register,
 )
+from tournaments.models import Club, Entry, Event
 
 MAX_NAMES = 1000  # players entered by one request
 MAX_CLUB_NAME = MAX_TITLE

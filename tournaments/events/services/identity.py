@@ -1,6 +1,6 @@
 """A player's personal code: renewed by the organiser, checked when a phone types it, and
 throttled against guessing (docs/confirmations.md; the identity it proves is read by
-tournaments.selectors.identity).
+tournaments.events.selectors.identity).
 
 Guessing. A code is PERSONAL_CODE_LENGTH digits (10⁸) and a guess names the player, so each
 wrong guess rules out one code of one player. Wrong codes are counted per client address and

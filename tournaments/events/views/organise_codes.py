@@ -1,6 +1,6 @@
 """The players' personal codes, for the organiser: a printable slip per player (their code
 and the QR of the link that proves it on their phone), and a new code for a player whose
-code was seen by someone else, or whose phone changed hands (tournaments.services.identity,
+code was seen by someone else, or whose phone changed hands (tournaments.events.services.identity,
 docs/confirmations.md). The codes are shown on the players page too."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.common.web.access import actor, organiser_required, private
 from tournaments.events.selectors.entries import entry_of, event_entries
+from tournaments.events.selectors.identity import slip_token
+from tournaments.events.services import identity
 from tournaments.models import Entry, Event
 from tournaments.presenters import paper
-from tournaments.selectors.identity import slip_token
-from tournaments.services import identity
 
 
 @organiser_required
