@@ -14,7 +14,7 @@ ROUTERS = (
     "scoring.api.router",
     "tournaments.api.router",
     "tournaments.events.api.router",
-    "tournaments.api_rounds.router",
+    "tournaments.rounds.api.router",
     "tournaments.clubs.api.seasons.router",
     "tournaments.clubs.api.ratings.router",
 )

@@ -39,7 +39,7 @@ from tournaments.models import (
     Season,
     Table,
 )
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 ROLES = ("anonymous", "table", "club", "event", "other club", "other event", "superuser")
 USERS = {

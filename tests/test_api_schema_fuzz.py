@@ -30,7 +30,7 @@ from tournaments.clubs.services import seasons
 from tournaments.common import tokens
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "25"))
 STEPS = int(os.environ.get("API_FUZZ_STEPS", "15"))

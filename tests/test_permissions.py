@@ -24,7 +24,7 @@ from scoring.models import DealEntry, Game, GameChange
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, EventLog, Round, Season
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,13 +9,14 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
-from tournaments import standings_render, walkouts
-from tournaments.api_rounds import round_delete, round_status
+from tournaments import standings_render
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.web.api_auth import organises, token_account
 from tournaments.common.web.api_input import ReasonIn
 from tournaments.models import Event
+from tournaments.rounds.api import round_delete, round_status
 from tournaments.rounds.selectors import published_rounds, round_byes, round_tables
+from tournaments.rounds.services import walkouts
 
 #: How long a process answers a standings poll from memory without asking the database
 #: anything. Every phone in the room polls: one look every few seconds per process is plenty

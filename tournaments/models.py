@@ -244,7 +244,7 @@ class Round(models.Model):
 
 #: The rounds the public may see: a draft may still change.
 PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.CLOSED)
-#: A table is settled once its game's result is confirmed or void (tournaments.walkouts): a
+#: A table is settled once its game's result is confirmed or void (tournaments.rounds.services.walkouts): a
 #: round closes when every table is, and the standings count what is settled.
 SETTLED_RESULTS = (Game.Result.CONFIRMED, Game.Result.VOID)
 
@@ -252,7 +252,7 @@ SETTLED_RESULTS = (Game.Result.CONFIRMED, Game.Result.VOID)
 class Table(models.Model):
     class Outcome(models.TextChoices):
         """How the organiser settled the table when the game could not simply be played out
-        (tournaments.walkouts); PLAYED for every ordinary table."""
+        (tournaments.rounds.services.walkouts); PLAYED for every ordinary table."""
 
         PLAYED = "played", _("played")
         ENDED_EARLY = "ended_early", _("ended as it stood")

@@ -4,13 +4,8 @@ from django.urls import path, re_path
 
 from tournaments.clubs.views import organise_club, organise_seasons
 from tournaments.events.views import account, organise, organise_codes, organise_players
-from tournaments.views import (
-    organise_export,
-    organise_pins,
-    organise_print,
-    organise_rounds,
-    organise_tables,
-)
+from tournaments.rounds.views import organise_pins, organise_print, organise_rounds, organise_tables
+from tournaments.views import organise_export
 
 EVENT = "organise/events/<slug:slug>/"
 ROUND = EVENT + "rounds/<int:number>/"
@@ -111,7 +106,7 @@ urlpatterns = [
     path(ROUND + "close/", organise_rounds.round_close, name="organise_round_close"),
     path(TABLE + "confirm/", organise_rounds.result_confirm, name="organise_result_confirm"),
     path(TABLE + "reopen/", organise_rounds.result_reopen, name="organise_result_reopen"),
-    # a table after a walkout (tournaments.walkouts)
+    # a table after a walkout (tournaments.rounds.services.walkouts)
     path(TABLE, organise_tables.table_detail, name="organise_table"),
     path(TABLE + "substitute/", organise_tables.table_substitute, name="organise_table_substitute"),
     path(TABLE + "finish/", organise_tables.table_finish, name="organise_table_finish"),

@@ -13,14 +13,11 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from scoring.signals import game_confirmed, game_place, game_reopened, seat_identity
-from tournaments import (
-    round_page_render,
-    tasks,  # noqa: F401 - registers the tasks by name
-)
 from tournaments.common.queue import enqueue_on_commit
 from tournaments.common.services import standings_changed
 from tournaments.events.selectors.identity import identity_at_table
 from tournaments.models import Entry, Player, Table
+from tournaments.rounds import render as round_page_render
 
 
 @receiver(game_confirmed)

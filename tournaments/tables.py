@@ -22,13 +22,13 @@ from django.utils.translation import gettext_lazy
 
 from scoring import presenters as scoring_presenters
 from scoring import selectors as scoring_selectors
-from tournaments import walkouts
 from tournaments.common.vocabulary import METRIC_LABELS
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Event
-from tournaments.organise_presenters import table_result
 from tournaments.results.selectors import standings_latest
+from tournaments.rounds.presenters.organise import table_result
 from tournaments.rounds.selectors import event_byes, event_tables
+from tournaments.rounds.services import walkouts
 
 #: The standings metrics worth a column (the lot is a 53-bit draw, shown as "decided by").
 EXPORTED_METRICS = ("placing_points", "score", "firsts", "opponents", "head_to_head", "games")

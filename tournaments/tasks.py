@@ -12,12 +12,12 @@ from django.core.cache import cache
 from django.db import DatabaseError
 from django.utils import timezone
 
-from tournaments import round_page_render
 from tournaments.clubs.services import ratings as rate
 from tournaments.common.queue import enqueue_now
 from tournaments.models import Club, Event, Round, Standings
+from tournaments.rounds import render as round_page_render
+from tournaments.rounds.services.rounds import round_pair
 from tournaments.services.results import standings_build
-from tournaments.services.rounds import round_pair
 from tournaments.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 
 #: The least time between two standings builds of one event by a worker. A round's results
@@ -109,7 +109,7 @@ def build_standings(self, event_id: int) -> int | None:
 @shared_task
 def prerender_round(round_id: int) -> int:
     """Write a round just published into the shared cache as its pages will look for it (its
-    tables in every language, the event's seat map: tournaments.round_page_render), before
+    tables in every language, the event's seat map: tournaments.rounds.render), before
     the room's phones ask. Not retried, and a failure is only logged: the pages render on
     demand anyway, and a late pre-render would be of no use. The number of entries written."""
     return len(round_page_render.prerender_quietly(round_id))

@@ -6,7 +6,7 @@ them: the round paired as a draft before the site warms up, then published while
     DATABASE_URL=... python -m bench.publish_rush.seed --publish <event>  # prints its seats
 
 Both print JSON. The publish runs its own task on commit (the round's pages written into
-the shared cache, tournaments.round_page_render) eagerly here, where the site's worker
+the shared cache, tournaments.rounds.render) eagerly here, where the site's worker
 would run it: the phones' first asks come a few seconds after an organiser's publish.
 """
 

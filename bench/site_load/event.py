@@ -29,7 +29,7 @@ def make_event(tables: int, hands: int, seed: int, *, publish: bool = True):
     from tournaments.events.services.event import club_create, event_create
     from tournaments.events.services.registration import players_register
     from tournaments.models import Round
-    from tournaments.services.rounds import round_create
+    from tournaments.rounds.services.rounds import round_create
 
     club = club_create(name=f"Bench club {seed}")
     event = event_create(
@@ -56,7 +56,7 @@ def make_event(tables: int, hands: int, seed: int, *, publish: bool = True):
 def publish_first_round(event) -> list[TableInfo]:
     """Publish the event's round 1, a draft, through the services; its tables as played."""
     from tournaments.models import Round
-    from tournaments.services.rounds import round_publish
+    from tournaments.rounds.services.rounds import round_publish
 
     round_ = Round.objects.get(event=event, number=1)
     round_publish(round_=round_, actor="bench")

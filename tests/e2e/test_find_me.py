@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, Event, Round
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 from .checks import check_screen
 

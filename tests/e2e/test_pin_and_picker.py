@@ -14,7 +14,7 @@ from scoring.models import DealEntry
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Round, Table
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in

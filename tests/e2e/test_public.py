@@ -16,7 +16,7 @@ from scoring import services as scoring
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Event, Round
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 from .checks import check_screen
 from .conftest import DESKTOP

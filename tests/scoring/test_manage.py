@@ -9,7 +9,7 @@ from scoring import services
 from scoring.models import Game, GameChange
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db
 

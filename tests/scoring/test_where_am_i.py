@@ -17,7 +17,7 @@ from scoring.models import Game
 from scoring.presenters.place import again_dealer, place_of
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db
 

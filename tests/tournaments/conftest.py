@@ -8,7 +8,7 @@ from django.test import Client
 from scoring import autoplay
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 # --- the organiser pages ----------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tournaments.events.services.event import club_create, event_create
-from tournaments.services.rounds import round_close, round_create, round_publish
+from tournaments.rounds.services.rounds import round_close, round_create, round_publish
 
 from .test_services import field, play_table
 

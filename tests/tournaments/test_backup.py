@@ -38,8 +38,8 @@ from tournaments.events.services.registration import entry_withdraw, players_reg
 from tournaments.management.commands.simulate_event import simulate
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
 from tournaments.results.selectors import standings_latest
+from tournaments.rounds.services.rounds import round_close, round_create, round_publish, round_swap
 from tournaments.services.results import result_confirm, result_reopen, standings_build
-from tournaments.services.rounds import round_close, round_create, round_publish, round_swap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

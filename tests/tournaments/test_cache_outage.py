@@ -22,7 +22,7 @@ from scoring.autoplay import next_deal
 from scoring.models import Game
 from scoring.selectors import game_record
 from tournaments.models import Standings
-from tournaments.services import pins
+from tournaments.rounds.services import pins
 
 from .conftest import register
 from .test_services import play_table

@@ -12,7 +12,7 @@ from tests.scoring.test_manage import finish
 from tournaments.common.errors import TournamentError
 from tournaments.events.services.event import club_create, event_create, event_update
 from tournaments.events.services.registration import players_register
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.events.forms import EventSettingsForm
 from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Event, Round
-from tournaments.services.rounds import round_create, round_refusal
+from tournaments.rounds.services.rounds import round_create, round_refusal
 
 from .conftest import register
 

@@ -11,7 +11,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from tournaments import walkouts
+from tournaments.rounds.services import walkouts
 from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register

@@ -11,7 +11,7 @@ from tournaments.events.selectors.identity import identity_value
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, Player
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

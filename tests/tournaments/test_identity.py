@@ -13,7 +13,6 @@ from django.urls import reverse
 from scoring.models import Game, Quorum, SeatClaim, Verdict
 from scoring.signals import identity_at
 from tests.scoring.test_manage import finish
-from tournaments import walkouts
 from tournaments.backup.export import event_export
 from tournaments.common.vocabulary import PERSONAL_CODE_LENGTH
 from tournaments.events.selectors.identity import (
@@ -27,7 +26,8 @@ from tournaments.events.services import identity
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, EventLog
-from tournaments.services.rounds import round_create, round_publish
+from tournaments.rounds.services import walkouts
+from tournaments.rounds.services.rounds import round_create, round_publish
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import entry_check_in, entry_withdraw
 from tournaments.models import Club, Event, EventLog, Round
-from tournaments.services.rounds import round_publish
+from tournaments.rounds.services.rounds import round_publish
 
 from .conftest import register
 

@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 
 from tournaments.events.services.event import club_create, event_create
+from tournaments.rounds.services.rounds import round_close, round_publish
 from tournaments.services.results import result_confirm
-from tournaments.services.rounds import round_close, round_publish
 
 from .conftest import finish_game, register
 
@@ -58,7 +58,7 @@ def test_table_cards_carry_the_keeper_link_as_a_qr_code(organiser_client, publis
 
 
 def test_the_qr_code_encodes_the_absolute_keeper_link(organiser_client, published, monkeypatch):
-    from tournaments.presenters import paper as organise_print
+    from tournaments.rounds.presenters import paper as organise_print
 
     made = []
     real = organise_print.segno.make

@@ -17,8 +17,8 @@ from tournaments.events.selectors.entries import player_names
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Event, Round
+from tournaments.rounds.services.rounds import round_close, round_create, round_publish
 from tournaments.services.results import result_confirm, result_reopen, standings_build
-from tournaments.services.rounds import round_close, round_create, round_publish
 
 from .test_services import _rotate, play_table
 

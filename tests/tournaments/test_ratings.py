@@ -16,14 +16,14 @@ from openskill.models import PlackettLuce
 from scoring import autoplay
 from scoring import services as scoring
 from tests.tournaments.season_nights import MEMBERS, play_night
-from tournaments import walkouts
 from tournaments.clubs.services import ratings as rate
 from tournaments.events.services.event import event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Club, ClubGame, Rating, RatingStep, Round, Table
 from tournaments.ratings import Batch, RatedGame, rate_batch, rate_batches
+from tournaments.rounds.services import walkouts
+from tournaments.rounds.services.rounds import round_create, round_pair, round_publish
 from tournaments.services.results import result_confirm
-from tournaments.services.rounds import round_create, round_pair, round_publish
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Publishing writes the round's pages out (tournaments.round_page_render): the first phones
+"""Publishing writes the round's pages out (tournaments.rounds.render): the first phones
 after a publish find the round's tables rendered in every language and the event's seat map
 in the shared cache, so a fresh process neither renders nor reads the map; a pre-render
 that fails leaves the publish as it was; a rename still shows once the processes' own
@@ -13,12 +13,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from tournaments import round_page_render, walkouts
 from tournaments.clubs.services import members
 from tournaments.models import Event, Round
-from tournaments.presenters.seat import seat_map, seat_map_compact, seat_map_from
+from tournaments.rounds import render as round_page_render
+from tournaments.rounds.presenters.seat import seat_map, seat_map_compact, seat_map_from
 from tournaments.rounds.selectors import published_round
-from tournaments.views import public_kept
+from tournaments.rounds.services import walkouts
+from tournaments.rounds.views import public_kept
 
 from .test_public_pages import make_event, numbered, play_deals, publish_round
 from .test_round_page_cache import (
@@ -130,7 +131,7 @@ def test_a_failing_pre_render_leaves_the_publish_as_it_was(client, renders, monk
 
     monkeypatch.setattr(round_page_render, "render_tables", broken)
     event = make_event(numbered(7))
-    with caplog.at_level(logging.ERROR, logger="tournaments.round_page_render"):
+    with caplog.at_level(logging.ERROR, logger="tournaments.rounds.render"):
         round_ = publish_round(event)
     assert Round.objects.get(pk=round_.pk).status == Round.Status.PUBLISHED
     assert round_.tables.filter(game__isnull=True).count() == 0

@@ -17,8 +17,7 @@ from tournaments.common.errors import NotAllowed
 from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Entry, EventLog, Round
 from tournaments.rounds.selectors import round_actions, round_to_build
-from tournaments.services.results import result_confirm
-from tournaments.services.rounds import (
+from tournaments.rounds.services.rounds import (
     round_close,
     round_create,
     round_delete,
@@ -26,6 +25,7 @@ from tournaments.services.rounds import (
     round_publish,
     round_retry,
 )
+from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 

@@ -1,4 +1,4 @@
-""" "Where do I sit" kept per player found, not per address (tournaments.views.public_seat).
+""" "Where do I sit" kept per player found, not per address (tournaments.rounds.views.public_seat).
 
 After a publish a thousand phones each type their own name their own way: one kept page per
 player serves them all, with each phone's own text put in the search box. What must hold:
@@ -16,8 +16,8 @@ from django.urls import reverse
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Player
-from tournaments.services.rounds import round_create, round_publish
-from tournaments.views import public_kept, public_seat
+from tournaments.rounds.services.rounds import round_create, round_publish
+from tournaments.rounds.views import public_kept, public_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

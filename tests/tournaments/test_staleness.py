@@ -8,14 +8,15 @@ selectors.results_newer_than, a query on times), and they had to be kept in agre
 import pytest
 
 from scoring import services as scoring
-from tournaments import tasks, walkouts
+from tournaments import tasks
 from tournaments.common import event_settings
 from tournaments.events.services.event import club_create, event_create, event_update
 from tournaments.events.services.registration import entry_check_in, players_register
 from tournaments.models import Event, Round
 from tournaments.results.selectors import standings_head, standings_latest
+from tournaments.rounds.services import walkouts
+from tournaments.rounds.services.rounds import round_close, round_create, round_publish
 from tournaments.services.results import result_reopen, standings_build
-from tournaments.services.rounds import round_close, round_create, round_publish
 from tournaments.sweep import events_with_stale_standings
 
 from .test_services import _rotate, play_table

@@ -18,8 +18,8 @@ from tournaments import tasks
 from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Standings
 from tournaments.results.selectors import standings_current
+from tournaments.rounds.services.rounds import round_create, round_publish
 from tournaments.services.results import standings_build
-from tournaments.services.rounds import round_create, round_publish
 
 from .test_services import field, play_table
 

@@ -29,8 +29,8 @@ from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Entry, Standings
 from tournaments.presenters import standings as words
 from tournaments.results.selectors import standings_latest
+from tournaments.rounds.services.rounds import round_create, round_publish
 from tournaments.services.results import standings_build
-from tournaments.services.rounds import round_create, round_publish
 from tournaments.views import public_standings as public
 
 from .test_services import field, play_table

@@ -22,8 +22,8 @@ from tournaments.clubs.services import seasons as writes
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import entry_withdraw, players_register
 from tournaments.models import Entry, Player
+from tournaments.rounds.services.rounds import round_close, round_create, round_pair, round_publish
 from tournaments.services.results import result_confirm, standings_build
-from tournaments.services.rounds import round_close, round_create, round_pair, round_publish
 from tournaments.standings import Bye, GameResult
 from tournaments.tables import standings_table
 
@@ -168,7 +168,7 @@ def test_where_do_i_sit_matches_no_withdrawn_entry(night):
 
 def test_a_withdrawal_after_the_publish_leaves_the_names_matched(night):
     from tournaments.models import Bye
-    from tournaments.views import public_kept
+    from tournaments.rounds.views import public_kept
 
     round_ = round_create(event=night)
     round_publish(round_=round_)

@@ -1,4 +1,4 @@
-"""A player who leaves mid-round (issue 12, item 2): the services of tournaments.walkouts,
+"""A player who leaves mid-round (issue 12, item 2): the services of tournaments.rounds.services.walkouts,
 the round's close rule, and what the standings make of substituted, void and adjusted tables."""
 
 from __future__ import annotations
@@ -11,14 +11,15 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, GameChange
-from tournaments import standings, walkouts
+from tournaments import standings
 from tournaments.common import bridge, event_settings
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.events.services.event import event_update
 from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
+from tournaments.rounds.services import walkouts
+from tournaments.rounds.services.rounds import round_close
 from tournaments.services.results import standings_build
-from tournaments.services.rounds import round_close
 
 from .conftest import finish_game, register
 

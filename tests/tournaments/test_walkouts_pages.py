@@ -16,9 +16,10 @@ from django.urls import reverse
 from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import backup, walkouts
+from tournaments import backup
 from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Bye, Entry, Round, Table
+from tournaments.rounds.services import walkouts
 from tournaments.services.results import standings_build
 
 from .conftest import finish_game, register

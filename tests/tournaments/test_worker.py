@@ -17,7 +17,7 @@ from tournaments.common.queue import enqueue_now
 from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Round
 from tournaments.results.selectors import standings_current
-from tournaments.services.rounds import round_close, round_create, round_publish
+from tournaments.rounds.services.rounds import round_close, round_create, round_publish
 
 from ..workers import celery_worker
 from .test_services import field, play_table

@@ -82,7 +82,7 @@ MESSAGES = {
         "%(n)s tables are neither confirmed nor void yet",
         "n",
     ),
-    # table PINs (tournaments.services.pins)
+    # table PINs (tournaments.rounds.services.pins)
     "pin_no_round": _("no round of this event is being played: there is no table to open"),
     "pin_round_closed": _("round %(n)s is closed: its tables' scores are final"),
     "pin_event_over": _("this event is over: the tables' scores are final"),
@@ -103,7 +103,7 @@ MESSAGES = {
     "code_wrong": _(
         "that is not %(name)s's personal code: check it on your slip, or ask the organiser"
     ),
-    # tables after a walkout (tournaments.walkouts)
+    # tables after a walkout (tournaments.rounds.services.walkouts)
     "table_not_open": _("only a table of a published round, not yet closed, can be changed"),
     "table_no_game": _("the table has no game yet"),
     "table_void": _("the table is void"),

@@ -61,7 +61,7 @@ DEFAULT_BYE_POLICY = "second"
 
 
 class VoidPolicy(enum.StrEnum):
-    """What the players of a void table get (tournaments.walkouts)."""
+    """What the players of a void table get (tournaments.rounds.services.walkouts)."""
 
     NONE = "none"
     AVERAGE = "average"

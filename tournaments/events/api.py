@@ -1,5 +1,5 @@
 """The organisers' token API (../shared/spec/http-api.md, "Organisers"): clubs, events and
-players. Rounds, tables and confirming a game: tournaments.api_rounds.
+players. Rounds, tables and confirming a game: tournaments.rounds.api.
 
 Every write goes through the same services as the organiser pages, with the token's account
 as the actor, so the API can do exactly what the pages can and refuses what they refuse.

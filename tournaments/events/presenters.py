@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from tournaments.models import Event, Round
-from tournaments.presenters.tables import round_over
+from tournaments.rounds.presenters.tables import round_over
 from tournaments.rounds.selectors import RoundProgress
-from tournaments.services.pins import pins_open
+from tournaments.rounds.services.pins import pins_open
 
 #: An event's state on its home page, after "Status".
 EVENT_STATES = {

@@ -25,13 +25,14 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from config.memory import Recent
-from tournaments import standings_render, walkouts
+from tournaments import standings_render
 from tournaments.common.web.polls import POLL_SECONDS, etag, not_modified, polled
 from tournaments.common.web.public import PAGES, event_page
 from tournaments.models import Event, Round
 from tournaments.presenters.standings import built_ago, head_context
-from tournaments.presenters.tables import round_over, table_line
+from tournaments.rounds.presenters.tables import round_over, table_line
 from tournaments.rounds.selectors import newest_published_round, round_byes, round_tables_played
+from tournaments.rounds.services import walkouts
 
 STANDINGS = PAGES + "standings.html"
 PROJECTOR = PAGES + "projector.html"

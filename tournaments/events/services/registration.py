@@ -114,7 +114,7 @@ def entries_check_in_all(*, event: Event, actor: str = "") -> int:
 def entry_withdraw(*, entry: Entry, actor: str = "", reason: str = "") -> Entry:
     """A withdrawn player is left out of later rounds; results so far stand. A player still
     seated at an unsettled table of a published round leaves that table to the organiser
-    (tournaments.walkouts: substitute, finish, void or adjust); the log names the table and
+    (tournaments.rounds.services.walkouts: substitute, finish, void or adjust); the log names the table and
     the pages warn with selectors.open_table_of."""
     _still_entered(entry)
     entry.withdrawn = True

@@ -20,7 +20,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments import organise_presenters as words
 from tournaments.common.web.access import actor, error_status, organiser_required, private
 from tournaments.common.web.clubs import PERMISSION as CLUB_PERMISSION
 from tournaments.common.web.forms_flow import submit
@@ -34,13 +33,14 @@ from tournaments.events.selectors.entries import (
 )
 from tournaments.events.services import event as event_service
 from tournaments.models import Event, Round
+from tournaments.rounds.presenters import organise as words
 from tournaments.rounds.selectors import (
     round_field_size,
     round_stuck,
     round_to_build,
     rounds_progress,
 )
-from tournaments.services import rounds as rounds_service
+from tournaments.rounds.services import rounds as rounds_service
 from tournaments.tables import EXPORTS, FORMATS
 
 DASHBOARD = "tournaments/organise/event.html"

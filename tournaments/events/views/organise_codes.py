@@ -17,7 +17,7 @@ from tournaments.events.selectors.entries import entry_of, event_entries
 from tournaments.events.selectors.identity import slip_token
 from tournaments.events.services import identity
 from tournaments.models import Entry, Event
-from tournaments.presenters import paper
+from tournaments.rounds.presenters import paper
 
 
 @organiser_required

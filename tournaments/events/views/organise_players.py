@@ -21,7 +21,6 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.names import near_pairs
-from tournaments import walkouts
 from tournaments.common.web.access import actor, error_status, organiser_required
 from tournaments.common.web.forms_flow import submit
 from tournaments.events.csv_import import names_from_text
@@ -36,6 +35,7 @@ from tournaments.events.services.registration import (
 )
 from tournaments.models import Entry, Event
 from tournaments.rounds.selectors import round_to_build
+from tournaments.rounds.services import walkouts
 
 PLAYERS = "tournaments/organise/players.html"
 MAX_FILTER = 80
@@ -249,7 +249,7 @@ def check_in_all(request, event: Event):
 def withdraw(request, event: Event, entry_id: int):
     """The player leaves the event: later rounds go without them; results so far stand.
     A player still seated at an unsettled table of a published round: the organiser is
-    warned and taken to that table's choices (tournaments.walkouts)."""
+    warned and taken to that table's choices (tournaments.rounds.services.walkouts)."""
     response = _change_with_reason(request, event, entry_id, entry_withdraw)
     entry = _entry(event, entry_id)
     table = walkouts.open_table_of(event, entry.player_id) if entry.withdrawn else None

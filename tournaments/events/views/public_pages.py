@@ -17,12 +17,12 @@ from tournaments.common.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, eve
 from tournaments.events import presenters as event_words
 from tournaments.events.selectors.entries import entered_player, events_listed
 from tournaments.models import Event, Player, Round
-from tournaments.presenters.seat import player_games
 from tournaments.presenters.standings import standings_context
-from tournaments.presenters.tables import round_over
 from tournaments.results.selectors import standings_latest
+from tournaments.rounds.presenters.seat import player_games
+from tournaments.rounds.presenters.tables import round_over
 from tournaments.rounds.selectors import published_round, rounds_progress
-from tournaments.views.public_kept import kept_page, round_tables_html, round_version
+from tournaments.rounds.views.public_kept import kept_page, round_tables_html, round_version
 
 
 @require_GET
@@ -53,7 +53,7 @@ def event(request, event: Event):
 @event_page
 def round_detail(request, event: Event, number: int):
     """A published (or closed) round: its tables, their games so far, and the byes (kept
-    until the round changes: tournaments.views.public_kept)."""
+    until the round changes: tournaments.rounds.views.public_kept)."""
     if number > MAX_ROUND:
         raise Missing(_("There is no such round."))
     try:

@@ -1,6 +1,6 @@
 """One table of a published round, for the organiser: what to do when a player leaves.
 
-Four plain forms, each asking a reason (tournaments.walkouts does the work): substitute a
+Four plain forms, each asking a reason (tournaments.rounds.services.walkouts does the work): substitute a
 player from the next deal on, finish the game as it stands, void the table, or enter an
 adjusted result. A refused action shows the page again with the service's message and its
 status (400/409); a done one goes back to this page with a message.
@@ -27,7 +27,6 @@ from scoring.names import MAX_NAME
 from scoring.presenters import signed
 from scoring.presenters.confirmations import board as confirmations_board
 from scoring.selectors import game_state, live_entries
-from tournaments import walkouts
 from tournaments.common.selectors import round_by_number
 from tournaments.common.vocabulary import TableStatus
 from tournaments.common.web.access import actor, organiser_required
@@ -35,6 +34,7 @@ from tournaments.common.web.forms_flow import submit
 from tournaments.events.services.registration import players_register
 from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
 from tournaments.rounds.selectors import table_of
+from tournaments.rounds.services import walkouts
 
 PAGE = "tournaments/organise/table.html"
 MAX_REASON = 500

@@ -22,7 +22,7 @@ from tournaments.common.messages import render
 from tournaments.common.vocabulary import PAIRING_MODE_LABELS
 from tournaments.models import EventLog, Round, Table
 from tournaments.rounds.selectors import RoundProgress, round_stuck
-from tournaments.walkouts import outcome_label
+from tournaments.rounds.services.walkouts import outcome_label
 
 EXPORT_LABELS = {
     "standings": gettext_lazy("Standings"),
@@ -101,7 +101,7 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         "table": data.get("table"),
     }
     action = entry.action
-    walkout = _walkout_what(action, data, names, values)  # tournaments.walkouts
+    walkout = _walkout_what(action, data, names, values)  # tournaments.rounds.services.walkouts
     if walkout:
         return walkout
     if action == "event_created":
@@ -259,7 +259,7 @@ def result_label(game: Game | None) -> str:
     if game.result == Game.Result.CONFIRMED:
         return _("confirmed")
     if game.result == Game.Result.VOID:
-        return _("void")  # set aside after a walkout (tournaments.walkouts)
+        return _("void")  # set aside after a walkout (tournaments.rounds.services.walkouts)
     if game.result == Game.Result.FINISHED:
         if game.placings is None:
             return _("finished — the last tricks are needed")

@@ -11,14 +11,14 @@ answers change only when the round does, and each request already reads what nam
   process renders a version, into the shared cache (a `cache.add` marker; the others wait
   for it up to RENDER_WAIT_SECONDS, then render themselves); each process then keeps it in
   memory. The page around them (the CSRF token of the language form) is rendered each time.
-- The seat map (tournaments.presenters.seat.SeatMap) is kept in each process's memory under
+- The seat map (tournaments.rounds.presenters.seat.SeatMap) is kept in each process's memory under
   the event's results_version, read with the event on every request: a thousand players'
   answers are one read of the round, not four queries and a scan of every name each. A
   process reads it from the shared cache (compact, one entry) or, missing there, in three
   queries, and writes it there for the others.
 
 Publishing a round writes both into the shared cache before the first phone asks
-(tournaments.round_page_render, from a task queued on commit): then no process renders the
+(tournaments.rounds.render, from a task queued on commit): then no process renders the
 tables or reads the map in the rush, and one that finds neither does as described above.
 
 The players' names come live from their rows: a renamed player shows once the kept copy is
@@ -42,12 +42,11 @@ from django.utils.translation import get_language
 
 from config.release import RELEASE
 from tournaments.models import Event, Round
-from tournaments.presenters.seat import SeatMap
-from tournaments.round_page_render import (  # noqa: F401 - the versions are also read from here
+from tournaments.rounds.presenters.seat import SeatMap
+from tournaments.rounds.render import (
     KEPT_SECONDS,
     event_version,
     render_tables,
-    round_version,
     shared_seat_map,
     tables_key,
 )

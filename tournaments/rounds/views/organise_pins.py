@@ -1,5 +1,5 @@
 """The organiser renews a table's PIN (a PIN seen by someone who should not keep the table,
-or asked for again): the old one stops working at once (tournaments.services.pins). The PIN
+or asked for again): the old one stops working at once (tournaments.rounds.services.pins). The PIN
 itself is shown on the round page, the table page and the printed table cards."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tournaments.common.selectors import round_by_number
 from tournaments.common.web.access import actor, organiser_required
 from tournaments.models import Event, Round, Table
 from tournaments.rounds.selectors import table_of
-from tournaments.services import pins
+from tournaments.rounds.services import pins
 
 
 @organiser_required

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from django.utils import translation
 
 from scoring.names import latin_key
-from tournaments import walkouts
 from tournaments.models import Event, Player, Round
-from tournaments.presenters.tables import SeatLine, TableLine, round_over, table_line
+from tournaments.rounds.presenters.tables import SeatLine, TableLine, round_over, table_line
 from tournaments.rounds.selectors import (
     NamedIds,
     names_matching,
@@ -19,6 +18,7 @@ from tournaments.rounds.selectors import (
     round_tables_played,
     seat_names_and_byes,
 )
+from tournaments.rounds.services import walkouts
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class SeatMap:
     """What "where do I sit" reads, read once for an event as it stands: the entered players'
     names and each one's place in the newest published round (seat_map). Every answer and
     search is the one seat_answer and selectors.players_matching give; a map is kept while
-    the event's results_version is unchanged (tournaments.views.public_kept), which every
+    the event's results_version is unchanged (tournaments.rounds.views.public_kept), which every
     change of a published round moves: publishing, closing, a substitution, a void table.
     The tables' deals and totals in it are those of when it was read: the seat page shows
     neither."""

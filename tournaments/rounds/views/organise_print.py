@@ -16,10 +16,10 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from tournaments import organise_presenters as words
 from tournaments.common.web.access import organiser_required, private, round_or_404
 from tournaments.models import Event
-from tournaments.presenters import paper
+from tournaments.rounds.presenters import organise as words
+from tournaments.rounds.presenters import paper
 from tournaments.rounds.selectors import round_byes, round_tables
 
 

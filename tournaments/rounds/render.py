@@ -7,11 +7,11 @@ seat map (~0.1 s, three queries) and one rendered the round's tables (~0.3 s at 
 while the others waited for it, in the very seconds the room asks. So services.round_publish
 queues `tournaments.tasks.prerender_round` on commit (the tasks import this module; services
 may not import presentation), which writes, under exactly the keys the pages look for
-(tournaments.views.public_kept):
+(tournaments.rounds.views.public_kept):
 
 - the tables and byes in every language of the site (`tables_key`: the round's version as
   the page reads it after the publish, the language, the script prefix of the links);
-- the event's seat map in compact form (`seat_map_key`, tournaments.presenters.seat), which
+- the event's seat map in compact form (`seat_map_key`, tournaments.rounds.presenters.seat), which
   a process also writes when it had to read the map itself, so that the others do not.
 
 What the publish writes is kept PUBLISHED_SECONDS: the room may take a minute or two to
@@ -35,8 +35,8 @@ from django.utils import translation
 
 from config.release import RELEASE
 from tournaments.models import Event, Round
-from tournaments.presenters.seat import SeatMap, seat_map, seat_map_compact, seat_map_from
-from tournaments.presenters.tables import table_line
+from tournaments.rounds.presenters.seat import SeatMap, seat_map, seat_map_compact, seat_map_from
+from tournaments.rounds.presenters.tables import table_line
 from tournaments.rounds.selectors import (
     published_round,
     published_rounds,

@@ -1,6 +1,6 @@
 """The printed paper of a round in words: table cards (the public table page and the keeper
 link as QR codes, and the table's PIN), score sheets and the pairing list
-(tournaments.views.organise_print)."""
+(tournaments.rounds.views.organise_print)."""
 
 from __future__ import annotations
 

@@ -16,10 +16,10 @@ from django.utils.translation import ngettext
 
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
-from tournaments import organise_presenters as words
 from tournaments.events.forms import ReasonForm
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Round, Table
+from tournaments.rounds.presenters import organise as words
 from tournaments.rounds.selectors import (
     RoundProgress,
     round_actions,

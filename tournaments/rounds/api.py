@@ -16,7 +16,6 @@ from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, Quorum
 from scoring.selectors import game_state_json
-from tournaments import walkouts
 from tournaments.common.selectors import round_by_number
 from tournaments.common.web.api_auth import (
     judged_account,
@@ -35,8 +34,9 @@ from tournaments.common.web.api_input import (
 )
 from tournaments.models import Event, Player, Round, Table
 from tournaments.rounds.selectors import round_stuck, table_of
+from tournaments.rounds.services import rounds as rounds_service
+from tournaments.rounds.services import walkouts
 from tournaments.services import results as results_service
-from tournaments.services import rounds as rounds_service
 
 GAME_PERMISSION = "scoring.change_game"
 

@@ -1,7 +1,7 @@
 """Enter your table: the table number and PIN from the table card, for a phone whose camera
 won't scan the keeper's QR code. A right pair grants keeping the table's game, exactly as the
 keeper link does (scoring.keeper.keep_grant), and goes to the keeper's page; the checking and
-its throttle are tournaments.services.pins'. A plain POST form: no JavaScript needed."""
+its throttle are tournaments.rounds.services.pins'. A plain POST form: no JavaScript needed."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tournaments.common.errors import TournamentError
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.web.public import MAX_ROUND, PAGES, no_such_event, query_id
 from tournaments.models import Event
-from tournaments.services import pins
+from tournaments.rounds.services import pins
 
 PAGE = PAGES + "table_pin.html"
 

@@ -19,7 +19,7 @@ from tournaments.common.services import log_action, standings_changed
 from tournaments.common.vocabulary import ROUND_MIN_PLAYERS
 from tournaments.models import SETTLED_RESULTS, Event, Round, Table
 from tournaments.rounds.selectors import round_actions, round_field_size, round_to_build
-from tournaments.services.pins import pins_make
+from tournaments.rounds.services.pins import pins_make
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +244,7 @@ def round_publish(*, round_: Round, actor: str = "") -> Round:
         event.save(update_fields=["status"])
     log_action(event, actor, "round_published", round=round_.number, tables=len(tables))
     standings_changed(event)
-    # The room asks at once: its pages are written out before (tournaments.round_page_render).
+    # The room asks at once: its pages are written out before (tournaments.rounds.render).
     enqueue_on_commit("prerender_round", round_.pk)
     return round_
 
