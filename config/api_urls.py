@@ -12,7 +12,7 @@ from config.api_ninja import make_api
 
 ROUTERS = (
     "scoring.api.router",
-    "tournaments.api.router",
+    "tournaments.results.api.router",
     "tournaments.events.api.router",
     "tournaments.rounds.api.router",
     "tournaments.clubs.api.seasons.router",

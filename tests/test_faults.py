@@ -19,8 +19,8 @@ from tournaments import tasks
 from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Round
 from tournaments.results.selectors import standings_current, standings_latest
+from tournaments.results.services import standings_build
 from tournaments.rounds.services.rounds import round_create, round_publish
-from tournaments.services.results import standings_build
 
 from .tournaments.test_services import field, play_table
 from .tournaments.test_worker import _database_url

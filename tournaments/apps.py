@@ -7,4 +7,4 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self):
-        from tournaments import receivers, standings_render  # noqa: F401 - connect the receivers
+        from tournaments.results import render as standings_render  # noqa: F401 - connect the receivers

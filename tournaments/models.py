@@ -333,7 +333,7 @@ class Standings(models.Model):
     rows = models.JSONField(default=list)
     build_seconds = models.FloatField(default=0)
     #: What the phones poll, written out once when the snapshot is stored
-    #: (tournaments.standings_render), so no poll renders: the API's JSON body, and per
+    #: (tournaments.results.render), so no poll renders: the API's JSON body, and per
     #: language code the standings table and the projector's ({"en": {"standings": ...}}).
     api_body = models.TextField(blank=True, default="")
     rendered = models.JSONField(default=dict, blank=True)

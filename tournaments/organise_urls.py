@@ -4,8 +4,8 @@ from django.urls import path, re_path
 
 from tournaments.clubs.views import organise_club, organise_seasons
 from tournaments.events.views import account, organise, organise_codes, organise_players
+from tournaments.results.views import organise_export
 from tournaments.rounds.views import organise_pins, organise_print, organise_rounds, organise_tables
-from tournaments.views import organise_export
 
 EVENT = "organise/events/<slug:slug>/"
 ROUND = EVENT + "rounds/<int:number>/"

@@ -5,8 +5,8 @@ from django.views.generic import TemplateView
 
 from tournaments.clubs.views import public_club, public_player, public_ratings, public_season
 from tournaments.events.views import public_pages
+from tournaments.results.views import public_standings
 from tournaments.rounds.views import public_pin, public_seat
-from tournaments.views import public_standings
 
 EVENT = "events/<slug:slug>/"
 

@@ -15,10 +15,10 @@ from django.utils import timezone
 from tournaments.clubs.services import ratings as rate
 from tournaments.common.queue import enqueue_now
 from tournaments.models import Club, Event, Round, Standings
+from tournaments.results.services import standings_build
+from tournaments.results.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 from tournaments.rounds import render as round_page_render
 from tournaments.rounds.services.rounds import round_pair
-from tournaments.services.results import standings_build
-from tournaments.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 
 #: The least time between two standings builds of one event by a worker. A round's results
 #: come in together, a few a second at a big event: building once per confirmation stored a

@@ -30,8 +30,8 @@ def make_event(tables: int, deals: int, seed: int):
     from tournaments.events.services.registration import players_register
     from tournaments.models import Round
     from tournaments.results.selectors import standings_current
+    from tournaments.results.services import result_confirm
     from tournaments.rounds.services.rounds import round_close, round_create, round_publish
-    from tournaments.services.results import result_confirm
 
     rng = random.Random(seed)
     club = club_create(name=f"Cost club {seed}")

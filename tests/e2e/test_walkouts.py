@@ -13,8 +13,8 @@ from scoring import autoplay
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Bye, Round, Table
+from tournaments.results.services import result_confirm
 from tournaments.rounds.services.rounds import round_create, round_publish
-from tournaments.services.results import result_confirm
 
 from .checks import check_screen
 from .organiser import PASSWORD, log_in

@@ -8,8 +8,8 @@ from scoring import autoplay
 from tournaments.events.services.event import event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Club, Event
+from tournaments.results.services import result_confirm, standings_build
 from tournaments.rounds.services.rounds import round_close, round_create, round_pair, round_publish
-from tournaments.services.results import result_confirm, standings_build
 
 MEMBERS = ["Ana", "Boris", "Vera", "Georgi", "Dana", "Emil"]
 

@@ -28,7 +28,7 @@ from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import DealEntry, Game, GameChange
 from scoring.selectors import game_state_json, live_entries
-from tournaments import backup, sweep
+from tournaments import backup
 from tournaments.backup import writing
 from tournaments.common import event_settings
 from tournaments.common.errors import TournamentError
@@ -37,9 +37,10 @@ from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import entry_withdraw, players_register
 from tournaments.management.commands.simulate_event import simulate
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
+from tournaments.results import sweep
 from tournaments.results.selectors import standings_latest
+from tournaments.results.services import result_confirm, result_reopen, standings_build
 from tournaments.rounds.services.rounds import round_close, round_create, round_publish, round_swap
-from tournaments.services.results import result_confirm, result_reopen, standings_build
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from config import spreadsheets
 from tournaments.clubs.services import seasons as writes
 from tournaments.events.services.event import club_create
-from tournaments.tables import EXPORTS
+from tournaments.results.exports import EXPORTS
 
 from .season_nights import play_night
 

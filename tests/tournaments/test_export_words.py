@@ -11,8 +11,8 @@ import random
 import pytest
 from django.urls import reverse
 
+from tournaments.results.services import result_confirm
 from tournaments.rounds.services import walkouts
-from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 

@@ -22,7 +22,7 @@ from tournaments.models import (
     Standings,
     Table,
 )
-from tournaments.services.results import result_confirm
+from tournaments.results.services import result_confirm
 
 from .conftest import finish_game, register
 

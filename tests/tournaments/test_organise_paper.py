@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 
 from tournaments.events.services.event import club_create, event_create
+from tournaments.results.services import result_confirm
 from tournaments.rounds.services.rounds import round_close, round_publish
-from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 

@@ -12,9 +12,9 @@ from django.urls import reverse
 from scoring.keeper import keeper_key
 from tournaments.common.errors import NotAllowed
 from tournaments.models import EventLog
+from tournaments.results.services import result_confirm
 from tournaments.rounds.services import pins
 from tournaments.rounds.services.rounds import round_close
-from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 

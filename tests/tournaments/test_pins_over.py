@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from tournaments.results.services import result_confirm
 from tournaments.rounds.services.rounds import round_close
-from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 

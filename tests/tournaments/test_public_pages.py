@@ -17,8 +17,8 @@ from tournaments.events.selectors.entries import player_names
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Event, Round
+from tournaments.results.services import result_confirm, result_reopen, standings_build
 from tournaments.rounds.services.rounds import round_close, round_create, round_publish
-from tournaments.services.results import result_confirm, result_reopen, standings_build
 
 from .test_services import _rotate, play_table
 
@@ -378,7 +378,7 @@ def test_built_ago_is_worded_to_the_minute():
 
     from django.utils import timezone
 
-    from tournaments.presenters.standings import built_ago
+    from tournaments.results.presenters import built_ago
 
     now = timezone.now()
     assert built_ago(now - timedelta(seconds=20), now) == "built just now"

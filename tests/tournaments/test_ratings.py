@@ -21,9 +21,9 @@ from tournaments.events.services.event import event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Club, ClubGame, Rating, RatingStep, Round, Table
 from tournaments.ratings import Batch, RatedGame, rate_batch, rate_batches
+from tournaments.results.services import result_confirm
 from tournaments.rounds.services import walkouts
 from tournaments.rounds.services.rounds import round_create, round_pair, round_publish
-from tournaments.services.results import result_confirm
 
 pytestmark = pytest.mark.django_db
 

@@ -16,6 +16,7 @@ from tournaments.common import bridge
 from tournaments.common.errors import NotAllowed
 from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Entry, EventLog, Round
+from tournaments.results.services import result_confirm
 from tournaments.rounds.selectors import round_actions, round_to_build
 from tournaments.rounds.services.rounds import (
     round_close,
@@ -25,7 +26,6 @@ from tournaments.rounds.services.rounds import (
     round_publish,
     round_retry,
 )
-from tournaments.services.results import result_confirm
 
 from .conftest import finish_game, register
 

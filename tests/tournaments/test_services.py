@@ -17,8 +17,8 @@ from tournaments.events.services.registration import (
     players_register,
 )
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
+from tournaments.results.services import result_confirm, result_reopen, standings_build
 from tournaments.rounds.services.rounds import round_close, round_create, round_publish, round_swap
-from tournaments.services.results import result_confirm, result_reopen, standings_build
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

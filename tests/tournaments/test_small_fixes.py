@@ -13,7 +13,7 @@ from django.utils import formats, translation
 
 from tournaments.common.services import standings_changed
 from tournaments.events.services.registration import players_register
-from tournaments.services.results import result_confirm
+from tournaments.results.services import result_confirm
 
 from .conftest import finish_game, register
 

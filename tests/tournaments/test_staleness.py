@@ -14,10 +14,10 @@ from tournaments.events.services.event import club_create, event_create, event_u
 from tournaments.events.services.registration import entry_check_in, players_register
 from tournaments.models import Event, Round
 from tournaments.results.selectors import standings_head, standings_latest
+from tournaments.results.services import result_reopen, standings_build
+from tournaments.results.sweep import events_with_stale_standings
 from tournaments.rounds.services import walkouts
 from tournaments.rounds.services.rounds import round_close, round_create, round_publish
-from tournaments.services.results import result_reopen, standings_build
-from tournaments.sweep import events_with_stale_standings
 
 from .test_services import _rotate, play_table
 

@@ -18,8 +18,8 @@ from tournaments import tasks
 from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Standings
 from tournaments.results.selectors import standings_current
+from tournaments.results.services import standings_build
 from tournaments.rounds.services.rounds import round_create, round_publish
-from tournaments.services.results import standings_build
 
 from .test_services import field, play_table
 
@@ -210,7 +210,7 @@ def test_a_snapshot_is_stored_with_its_writing_so_no_poll_writes_it_out(
     the whole machine and answered in seconds. The writing now goes in with the row."""
     from django.db.models.signals import post_save
 
-    from tournaments import standings_render
+    from tournaments.results import render as standings_render
 
     event, tables = event_and_tables
     unwritten = []

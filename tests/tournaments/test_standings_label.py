@@ -10,7 +10,7 @@ from django.utils import translation
 
 from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Entry
-from tournaments.presenters.standings import standings_label
+from tournaments.results.presenters import standings_label
 from tournaments.rounds.services.rounds import round_close
 
 from .test_public_pages import get, make_event, numbered, publish_round

@@ -1,7 +1,7 @@
 """The standings under polling: a thousand phones ask every few seconds (bench.site_load).
 
 What is pinned here: the standings build writes out what the phones poll (the API's body,
-the standings and projector tables per language: tournaments.standings_render), and no poll
+the standings and projector tables per language: tournaments.results.render), and no poll
 renders the table again. For the API: a poll costs a fixed, small number of queries whatever
 the field's size (none at all while a process's answer is fresh), the answer carries an ETag
 and a matching If-None-Match gets a 304, and the stored answer is the one the API would write
@@ -23,15 +23,16 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
-from tournaments import standings_render, tasks
+from tournaments import tasks
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Entry, Standings
-from tournaments.presenters import standings as words
+from tournaments.results import presenters as words
+from tournaments.results import render as standings_render
 from tournaments.results.selectors import standings_latest
+from tournaments.results.services import standings_build
+from tournaments.results.views import public_standings as public
 from tournaments.rounds.services.rounds import round_create, round_publish
-from tournaments.services.results import standings_build
-from tournaments.views import public_standings as public
 
 from .test_services import field, play_table
 

@@ -5,9 +5,9 @@ import pytest
 from tournaments import tasks
 from tournaments.events.services.event import club_create, event_create
 from tournaments.models import Round
+from tournaments.results.services import standings_build
+from tournaments.results.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 from tournaments.rounds.services.rounds import round_create, round_publish
-from tournaments.services.results import standings_build
-from tournaments.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 
 from .test_services import field, play_table
 

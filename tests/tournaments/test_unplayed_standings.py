@@ -22,10 +22,10 @@ from tournaments.clubs.services import seasons as writes
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import entry_withdraw, players_register
 from tournaments.models import Entry, Player
+from tournaments.results.exports import standings_table
+from tournaments.results.services import result_confirm, standings_build
 from tournaments.rounds.services.rounds import round_close, round_create, round_pair, round_publish
-from tournaments.services.results import result_confirm, standings_build
 from tournaments.standings import Bye, GameResult
-from tournaments.tables import standings_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,9 +17,9 @@ from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.events.services.event import event_update
 from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Bye, Entry, EventLog, Player, Round, Table
+from tournaments.results.services import standings_build
 from tournaments.rounds.services import walkouts
 from tournaments.rounds.services.rounds import round_close
-from tournaments.services.results import standings_build
 
 from .conftest import finish_game, register
 

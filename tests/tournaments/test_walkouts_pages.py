@@ -19,8 +19,8 @@ from scoring.models import Game
 from tournaments import backup
 from tournaments.events.services.registration import entry_withdraw
 from tournaments.models import Bye, Entry, Round, Table
+from tournaments.results.services import standings_build
 from tournaments.rounds.services import walkouts
-from tournaments.services.results import standings_build
 
 from .conftest import finish_game, register
 

@@ -32,7 +32,7 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
     # When a build was last asked for: a restored round still being built is asked for anew.
     Round: {"requested_at"},
     # What the phones poll, rendered from the rows: the site's markup, not the event's data
-    # (the first poll writes a restored snapshot out again, tournaments.standings_render).
+    # (the first poll writes a restored snapshot out again, tournaments.results.render).
     # And the staleness counters: the file says by meaning which snapshot is `current`,
     # and a restore sets the counters from that (backup.writing).
     Standings: {"api_body", "rendered", "results_version"},

@@ -2,7 +2,7 @@
 (../shared/spec/http-api.md, "Organisers"); the order of checks as in tournaments.events.api.
 
 A round's GET (public, tokens for its organisers) and DELETE share one path: both are in
-tournaments.api, which calls `round_delete` here.
+tournaments.results.api, which calls `round_delete` here.
 """
 
 from django.http import HttpRequest, HttpResponse
@@ -33,10 +33,10 @@ from tournaments.common.web.api_input import (
     whole,
 )
 from tournaments.models import Event, Player, Round, Table
+from tournaments.results import services as results_service
 from tournaments.rounds.selectors import round_stuck, table_of
 from tournaments.rounds.services import rounds as rounds_service
 from tournaments.rounds.services import walkouts
-from tournaments.services import results as results_service
 
 GAME_PERMISSION = "scoring.change_game"
 

@@ -33,6 +33,7 @@ from tournaments.events.selectors.entries import (
 )
 from tournaments.events.services import event as event_service
 from tournaments.models import Event, Round
+from tournaments.results.exports import EXPORTS, FORMATS
 from tournaments.rounds.presenters import organise as words
 from tournaments.rounds.selectors import (
     round_field_size,
@@ -41,7 +42,6 @@ from tournaments.rounds.selectors import (
     rounds_progress,
 )
 from tournaments.rounds.services import rounds as rounds_service
-from tournaments.tables import EXPORTS, FORMATS
 
 DASHBOARD = "tournaments/organise/event.html"
 POSTER_QR_SCALE = 10  # modules of 10 px: the SVG is scaled to the page by CSS anyway

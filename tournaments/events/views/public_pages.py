@@ -17,7 +17,7 @@ from tournaments.common.web.public import MAX_ID, MAX_ROUND, PAGES, Missing, eve
 from tournaments.events import presenters as event_words
 from tournaments.events.selectors.entries import entered_player, events_listed
 from tournaments.models import Event, Player, Round
-from tournaments.presenters.standings import standings_context
+from tournaments.results.presenters import standings_context
 from tournaments.results.selectors import standings_latest
 from tournaments.rounds.presenters.seat import player_games
 from tournaments.rounds.presenters.tables import round_over

@@ -19,8 +19,8 @@ from tournaments.clubs.services import seasons
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Club, Event, Round
+from tournaments.results.services import result_confirm, standings_build
 from tournaments.rounds.services.rounds import round_close, round_create, round_pair, round_publish
-from tournaments.services.results import result_confirm, standings_build
 
 CLUB = "Demo Blato Club"
 EVENT = "Demo evening"

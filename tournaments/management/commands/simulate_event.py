@@ -20,8 +20,8 @@ from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Round, Table
 from tournaments.results.selectors import standings_current
+from tournaments.results.services import result_confirm
 from tournaments.rounds.services.rounds import round_close, round_create, round_publish
-from tournaments.services.results import result_confirm
 
 WAIT_SECONDS = 300
 #: A task not done after this long is a reason to ask whether any worker is there at all:

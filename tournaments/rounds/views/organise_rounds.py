@@ -24,11 +24,11 @@ from tournaments.common.web.forms_flow import Outcome, submit
 from tournaments.events.forms import ReasonForm, SwapForm
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Event, Round, Table
+from tournaments.results import services as results_service
 from tournaments.rounds.presenters.organise import disputes
 from tournaments.rounds.presenters.round_page import round_page
 from tournaments.rounds.selectors import table_of
 from tournaments.rounds.services import rounds as rounds_service
-from tournaments.services import results as results_service
 
 ROUND = "tournaments/organise/round.html"
 

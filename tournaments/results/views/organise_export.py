@@ -1,6 +1,6 @@
 """Downloads of an event's standings, pairings and deals as CSV, XLSX or JSON.
 
-The tables are tournaments.tables' django-tables2 tables; config.spreadsheets writes their
+The tables are tournaments.results.exports' django-tables2 tables; config.spreadsheets writes their
 values as files (and keeps the names players typed from becoming formulas). The URL names
 the data and the format, so a link can be shared between organisers; the files are never
 stored by a shared cache.
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 from config import spreadsheets
 from tournaments.common.web.access import organiser_required, private
 from tournaments.models import Event
-from tournaments.tables import EXPORTS, FORMATS
+from tournaments.results.exports import EXPORTS, FORMATS
 
 
 @organiser_required

@@ -9,11 +9,11 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
-from tournaments import standings_render
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.web.api_auth import organises, token_account
 from tournaments.common.web.api_input import ReasonIn
 from tournaments.models import Event
+from tournaments.results import render as standings_render
 from tournaments.rounds.api import round_delete, round_status
 from tournaments.rounds.selectors import published_rounds, round_byes, round_tables
 from tournaments.rounds.services import walkouts
@@ -41,7 +41,7 @@ def _event(slug: str) -> Event:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The newest standings; 304 when the client's ETag (If-None-Match) is still current.
 
-    The body is written out when the snapshot is stored (tournaments.standings_render); each
+    The body is written out when the snapshot is stored (tournaments.results.render); each
     process keeps the answer for FRESH_SECONDS, then asks the database whether it still
     holds (two small queries)."""
     key = f"api-standings:{slug}"

@@ -1,6 +1,6 @@
 """The pages that phones and the wall poll: the standings and the projector.
 
-Nothing here renders the standings table: tournaments.standings_render writes it out once
+Nothing here renders the standings table: tournaments.results.render writes it out once
 per snapshot and language when the snapshot is stored, and a poll reads that text and words
 only the lines above it (what is counted, "built … ago", "being updated"). A poll first
 asks what would change its answer (the newest snapshot, which writing of it, whether results
@@ -25,11 +25,11 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from config.memory import Recent
-from tournaments import standings_render
 from tournaments.common.web.polls import POLL_SECONDS, etag, not_modified, polled
 from tournaments.common.web.public import PAGES, event_page
 from tournaments.models import Event, Round
-from tournaments.presenters.standings import built_ago, head_context
+from tournaments.results import render as standings_render
+from tournaments.results.presenters import built_ago, head_context
 from tournaments.rounds.presenters.tables import round_over, table_line
 from tournaments.rounds.selectors import newest_published_round, round_byes, round_tables_played
 from tournaments.rounds.services import walkouts

@@ -2,7 +2,7 @@
 above, what a snapshot counts and when it was built.
 
 The table itself (rows, headings, legend) is written out once per snapshot and language by
-tournaments.standings_render; the head above it (what is counted, "built … ago", the stale
+tournaments.results.render; the head above it (what is counted, "built … ago", the stale
 note) is worded at each request (`head_context`), being the only part that changes between
 two snapshots.
 """

@@ -6,7 +6,7 @@ when services.standings_build stores it, on the row it stores (the `standings_bu
 services may not import the presenters this needs): the API's JSON body, and per language
 of the site the standings table and the projector's (`api_body`, `rendered`).
 A poll then reads one stored text and words only the few lines that change between two
-snapshots (what is counted, "built … ago", "being updated"): tournaments.presenters.standings.
+snapshots (what is counted, "built … ago", "being updated"): tournaments.results.presenters.
 
 The players' names and who has withdrawn are written into the text, so a withdrawal (or a
 reinstatement) writes the newest snapshot out again after its transaction; `mark` names
@@ -31,7 +31,7 @@ from django.utils import translation
 
 from tournaments.common.signals import standings_built
 from tournaments.models import Entry, Event, Standings
-from tournaments.presenters.standings import standings_label, table_context
+from tournaments.results.presenters import standings_label, table_context
 from tournaments.results.selectors import StandingsView, standings_head, standings_people
 
 STANDINGS_TABLE = "tournaments/public/standings.html#table"
