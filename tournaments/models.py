@@ -162,7 +162,7 @@ class Entry(models.Model):
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     joined_round = models.PositiveSmallIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Proves a phone is this player's; a new one ends the old (tournaments.events.services.identity).
+    #: Proves a phone is this player's; a new one ends the old (events.services.identity).
     code = models.CharField(_("personal code"), max_length=8, default=vocabulary.personal_code)
 
     class Meta:
@@ -244,7 +244,7 @@ class Round(models.Model):
 
 #: The rounds the public may see: a draft may still change.
 PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.CLOSED)
-#: A table is settled once its game's result is confirmed or void (tournaments.rounds.services.walkouts): a
+#: A table is settled once its game's result is confirmed or void (rounds.services.walkouts): a
 #: round closes when every table is, and the standings count what is settled.
 SETTLED_RESULTS = (Game.Result.CONFIRMED, Game.Result.VOID)
 

@@ -123,7 +123,7 @@ def reason_given(reason: object) -> str:
     return text
 
 
-#: The history's marks of a result the organisers set by hand (tournaments.rounds.services.walkouts).
+#: The history's marks of a result the organisers set by hand (rounds.services.walkouts).
 SETTLED_BY_HAND = (GameChange.Action.ENDED_EARLY, GameChange.Action.RESULT_ADJUSTED)
 
 

@@ -1,5 +1,5 @@
 """A game's result: confirmed, reopened, and the walkout changes the organisers make
-(tournaments.rounds.services.walkouts calls these): a substitute, an early end, a void, an adjusted result."""
+(rounds.services.walkouts calls these): a substitute, an early end, a void, an adjusted result."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The kept round page and "where do I sit" map (tournaments.rounds.views.public_kept): a kept
+"""The kept round page and "where do I sit" map (tournaments.rounds.web): a kept
 answer equals a fresh one, costs fewer queries, and every change of the round shows at once
 (a deal, a confirmation, a substitution, a void table, a table ended early, closing, the
 next round published after a swap); a renamed player shows once the copy expires."""
@@ -11,11 +11,11 @@ from tournaments.clubs.services import members
 from tournaments.events.selectors.entries import player_names
 from tournaments.events.services.registration import players_register
 from tournaments.models import Player, Round
+from tournaments.rounds import web as public_kept
 from tournaments.rounds.presenters.seat import seat_answer, seat_map
 from tournaments.rounds.selectors import players_matching, published_round
 from tournaments.rounds.services import walkouts
 from tournaments.rounds.services.rounds import round_close, round_create, round_publish, round_swap
-from tournaments.rounds.views import public_kept
 
 from .test_public_pages import make_event, numbered, play_deals, publish_round, text, url
 from .test_services import play_table

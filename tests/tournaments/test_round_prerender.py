@@ -16,10 +16,10 @@ from django.utils import translation
 from tournaments.clubs.services import members
 from tournaments.models import Event, Round
 from tournaments.rounds import render as round_page_render
+from tournaments.rounds import web as public_kept
 from tournaments.rounds.presenters.seat import seat_map, seat_map_compact, seat_map_from
 from tournaments.rounds.selectors import published_round
 from tournaments.rounds.services import walkouts
-from tournaments.rounds.views import public_kept
 
 from .test_public_pages import make_event, numbered, play_deals, publish_round
 from .test_round_page_cache import (

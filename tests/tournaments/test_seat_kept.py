@@ -16,8 +16,9 @@ from django.urls import reverse
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Player
+from tournaments.rounds import web as public_kept
 from tournaments.rounds.services.rounds import round_create, round_publish
-from tournaments.rounds.views import public_kept, public_seat
+from tournaments.rounds.views import public_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

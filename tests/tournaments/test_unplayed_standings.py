@@ -168,7 +168,7 @@ def test_where_do_i_sit_matches_no_withdrawn_entry(night):
 
 def test_a_withdrawal_after_the_publish_leaves_the_names_matched(night):
     from tournaments.models import Bye
-    from tournaments.rounds.views import public_kept
+    from tournaments.rounds import web as public_kept
 
     round_ = round_create(event=night)
     round_publish(round_=round_)

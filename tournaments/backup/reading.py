@@ -100,7 +100,7 @@ def _read_event(value: object) -> tuple[Event, list[str]]:
         engine.Rules.build(event.ruleset, event.options)
     except engine.RuleError as error:
         raise bad("rules_refused", "event", why=error.message) from None
-    # The settings are checked as the organiser pages check them (tournaments.common.event_settings),
+    # The settings are checked as the organiser pages check them (common.event_settings),
     # but kept as the file has them: a restore gives back what was stored.
     for name, value in event_settings.settings_of(event).items():
         try:

@@ -58,7 +58,7 @@ class RulesRefused(TournamentError):
 
 
 class ScoringRefused(TournamentError):
-    """A scoring service refused a table's change (tournaments.rounds.services.walkouts): the scoring error
+    """A scoring service refused a table's change (rounds.services.walkouts): the scoring error
     is kept as `cause` and words the refusal (and `rule`, an engine refusal behind it).
     Made by `scoring_refusal`, which keeps a conflict a conflict (ScoringConflict)."""
 

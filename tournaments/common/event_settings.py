@@ -124,7 +124,7 @@ EVENT_SETTINGS: tuple[Setting, ...] = (
         _void_policy,
         standings=True,
     ),
-    # Who confirms a table's result; copied to each table's game (tournaments.rounds.services.rounds).
+    # Who confirms a table's result; copied to each table's game (rounds.services.rounds).
     Setting(
         "confirm_quorum",
         _("who confirms a table's result"),

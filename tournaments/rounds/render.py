@@ -7,7 +7,7 @@ seat map (~0.1 s, three queries) and one rendered the round's tables (~0.3 s at 
 while the others waited for it, in the very seconds the room asks. So services.round_publish
 queues `tournaments.tasks.prerender_round` on commit (the tasks import this module; services
 may not import presentation), which writes, under exactly the keys the pages look for
-(tournaments.rounds.views.public_kept):
+(tournaments.rounds.web):
 
 - the tables and byes in every language of the site (`tables_key`: the round's version as
   the page reads it after the publish, the language, the script prefix of the links);

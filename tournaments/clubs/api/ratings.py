@@ -15,6 +15,7 @@ from config.api import ApiError, json_response
 from config.api_ninja import ApiRouter
 from config.api_schema import answers
 from tournaments.clubs.selectors import ratings as reads
+from tournaments.common.selectors import club_by_slug
 from tournaments.common.web.api_auth import token_account
 from tournaments.models import Club
 from tournaments.ratings import MODEL_NAME
@@ -66,7 +67,7 @@ def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     of the club is rated by its placings with openskill's Plackett-Luce model at its
     default parameters; players with no rated game are left out."""
     try:
-        club = reads.club_of_slug(slug)
+        club = club_by_slug(slug)
     except Club.DoesNotExist:
         raise ApiError(404, "no such club") from None
     if not club.ratings_public:

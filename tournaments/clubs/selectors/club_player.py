@@ -27,10 +27,6 @@ from tournaments.models import (
 )
 
 
-def club_by_slug(slug: str) -> Club:
-    return Club.objects.get(slug=slug)
-
-
 def club_player(club: Club, player_id: int) -> Player:
     return Player.objects.get(pk=player_id, club=club)
 

@@ -22,10 +22,6 @@ class Member:
     events: int
 
 
-def club_by_slug(slug: str) -> Club:
-    return Club.objects.get(slug=slug)
-
-
 def members(club: Club, query: str = "", *, limit: int | None = None) -> list[Member]:
     """The club's members by name (the whole names a query means first, then the rest it
     may mean), each with the number of its events they were entered in."""

@@ -148,10 +148,6 @@ def leaderboard(club: Club) -> list[Rating]:
     )
 
 
-def club_of_slug(slug: str) -> Club:
-    return Club.objects.get(slug=slug)
-
-
 def may_see_ratings(user, club: Club) -> bool:
     """Everyone when the club's ratings are public; else the club's organisers (and
     superusers), by the permission backend's `tournaments.change_club`."""

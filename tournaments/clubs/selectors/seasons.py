@@ -48,10 +48,6 @@ def season_of_club(slug: str, season_id: int) -> Season:
     return Season.objects.select_related("club").get(club__slug=slug, pk=season_id)
 
 
-def club_by_slug(slug: str) -> Club:
-    return Club.objects.get(slug=slug)
-
-
 def club_seasons(club: Club) -> list[Season]:
     return list(club.seasons.all())
 

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments.clubs.selectors import members as reads
+from tournaments.common.selectors import club_by_slug
 from tournaments.common.web.public import not_found
 from tournaments.models import Club
 
@@ -15,7 +16,7 @@ from tournaments.models import Club
 @require_GET
 def club(request, slug: str):
     try:
-        found = reads.club_by_slug(slug)
+        found = club_by_slug(slug)
     except Club.DoesNotExist:
         return not_found(request, _("There is no such club."))
     runs = request.user.has_perm("tournaments.change_club", found)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 from tournaments.clubs.presenters import club_player as words
 from tournaments.clubs.selectors import club_player as reads
 from tournaments.clubs.selectors.ratings import may_see_ratings
+from tournaments.common.selectors import club_by_slug
 from tournaments.common.web.public import MAX_ID, not_found
 from tournaments.models import Club, Player
 
@@ -22,7 +23,7 @@ PAGE = "tournaments/club/player.html"
 @require_GET
 def club_player(request, slug: str, player_id: int):
     try:
-        club = reads.club_by_slug(slug)
+        club = club_by_slug(slug)
     except Club.DoesNotExist:
         return not_found(request, _("There is no such club."))
     try:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments.clubs.selectors import ratings as reads
+from tournaments.common.selectors import club_by_slug
 from tournaments.common.web.public import not_found
 from tournaments.models import Club
 
@@ -22,7 +23,7 @@ PAGE = "tournaments/club/ratings.html"
 @require_GET
 def club_ratings(request, slug: str):
     try:
-        club = reads.club_of_slug(slug)
+        club = club_by_slug(slug)
     except Club.DoesNotExist:
         return not_found(request, _("There is no such club."))
     if not reads.may_see_ratings(request.user, club):

@@ -1,6 +1,6 @@
 """Who is asking the API: the account behind an ``Authorization: Bearer <token>`` header.
 
-Organiser tokens (tournaments.common.tokens) give exactly the account's rights on the site, asked the
+Organiser tokens (common.tokens) give exactly the account's rights on the site, asked the
 same way the pages ask: ``user.has_perm("tournaments.change_event", event)``. Wrong tokens
 are counted with the table secrets' throttle (scoring.throttle): one guesser, one count,
 whichever kind of secret they try.

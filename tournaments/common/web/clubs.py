@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from tournaments.clubs.selectors import members as reads
+from tournaments.common.selectors import club_by_slug
 from tournaments.common.web.access import private
 from tournaments.common.web.public import not_found
 from tournaments.models import Club
@@ -25,7 +25,7 @@ def club_organiser_required(view_func):
     @wraps(view_func)
     def wrapper(request, slug: str, *args, **kwargs):
         try:
-            club = reads.club_by_slug(slug)
+            club = club_by_slug(slug)
         except Club.DoesNotExist:
             return not_found(request, _("There is no such club."))
         if not request.user.has_perm(PERMISSION, club):

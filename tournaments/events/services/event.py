@@ -37,7 +37,7 @@ def event_create(
     by=None,
     **settings,
 ) -> Event:
-    """A new event in `club`, made `by` one of the club's organisers (tournaments.common.permissions;
+    """A new event in `club`, made `by` one of the club's organisers (common.permissions;
     None: an operator's command): its rules are checked by the engine, its settings (any of
     event_settings.SETTING_NAMES, the rest take their defaults) by event_settings."""
     require_club(by, club)

@@ -51,7 +51,7 @@ def players_register(
     nothing. The same name twice in one list is refused: the pairings could not tell the two
     apart (a pasted list skips its repeats before it gets here, see csv_import). A new entry
     is a new row of the standings, so once there are rounds they are marked stale. A new name
-    becomes a member of the event's club, so `by` must run the event (tournaments.common.permissions)."""
+    becomes a member of the event's club, so `by` must run the event (common.permissions)."""
     require_event(by, event)
     _open(event)
     cleaned = [clean_name(name) for name in names]
@@ -114,7 +114,7 @@ def entries_check_in_all(*, event: Event, actor: str = "") -> int:
 def entry_withdraw(*, entry: Entry, actor: str = "", reason: str = "") -> Entry:
     """A withdrawn player is left out of later rounds; results so far stand. A player still
     seated at an unsettled table of a published round leaves that table to the organiser
-    (tournaments.rounds.services.walkouts: substitute, finish, void or adjust); the log names the table and
+    (rounds.services.walkouts: substitute, finish, void or adjust); the log names the table and
     the pages warn with selectors.open_table_of."""
     _still_entered(entry)
     entry.withdrawn = True

@@ -21,8 +21,9 @@ from tournaments.results.presenters import standings_context
 from tournaments.results.selectors import standings_latest
 from tournaments.rounds.presenters.seat import player_games
 from tournaments.rounds.presenters.tables import round_over
+from tournaments.rounds.render import round_version
 from tournaments.rounds.selectors import published_round, rounds_progress
-from tournaments.rounds.views.public_kept import kept_page, round_tables_html, round_version
+from tournaments.rounds.web import kept_page, round_tables_html
 
 
 @require_GET
@@ -53,7 +54,7 @@ def event(request, event: Event):
 @event_page
 def round_detail(request, event: Event, number: int):
     """A published (or closed) round: its tables, their games so far, and the byes (kept
-    until the round changes: tournaments.rounds.views.public_kept)."""
+    until the round changes: tournaments.rounds.web)."""
     if number > MAX_ROUND:
         raise Missing(_("There is no such round."))
     try:

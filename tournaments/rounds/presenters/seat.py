@@ -66,7 +66,7 @@ class SeatMap:
     """What "where do I sit" reads, read once for an event as it stands: the entered players'
     names and each one's place in the newest published round (seat_map). Every answer and
     search is the one seat_answer and selectors.players_matching give; a map is kept while
-    the event's results_version is unchanged (tournaments.rounds.views.public_kept), which every
+    the event's results_version is unchanged (tournaments.rounds.web), which every
     change of a published round moves: publishing, closing, a substitution, a void table.
     The tables' deals and totals in it are those of when it was read: the seat page shows
     neither."""

@@ -109,7 +109,7 @@ def table_line(table: Table) -> TableLine:
 
 
 def _settled_state(table: Table, state: str) -> str:
-    """A confirmed result the organisers settled after a walkout says so (tournaments.rounds.services.walkouts)."""
+    """A confirmed result the organisers settled after a walkout says so (services.walkouts)."""
     if table.game is None or not table.game.confirmed:
         return state
     if table.outcome == Table.Outcome.ADJUSTED:

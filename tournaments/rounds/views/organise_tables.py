@@ -1,6 +1,6 @@
 """One table of a published round, for the organiser: what to do when a player leaves.
 
-Four plain forms, each asking a reason (tournaments.rounds.services.walkouts does the work): substitute a
+Four plain forms, each asking a reason (rounds.services.walkouts does the work): substitute a
 player from the next deal on, finish the game as it stands, void the table, or enter an
 adjusted result. A refused action shows the page again with the service's message and its
 status (400/409); a done one goes back to this page with a message.

@@ -29,7 +29,7 @@ from tournaments.events.selectors.identity import (
 from tournaments.events.services import identity
 from tournaments.models import Entry, Event
 from tournaments.rounds.presenters.seat import SeatMap
-from tournaments.rounds.views.public_kept import event_seat_map, event_version, kept_page
+from tournaments.rounds.web import event_seat_map, event_version, kept_page
 
 PROVE = PAGES + "prove.html"
 
@@ -93,7 +93,7 @@ PATH_MARK = "kept-path-" + secrets.token_hex(16)
 @event_page
 def seat(request, event: Event):
     """Where do I sit? The page (_seat_page) as kept for this address and phone's "This is
-    me" while the event is unchanged (tournaments.rounds.views.public_kept). A search that finds its
+    me" while the event is unchanged (tournaments.rounds.web). A search that finds its
     player is kept per player, not per address: after a publish a thousand phones each type
     their own name their own way, and all that differs between those pages is the text in
     the search box and the address the language form comes back to, put in for each answer
@@ -124,7 +124,7 @@ def _seat_page(request, event: Event, asked: Asked, extra: dict):
     (in Latin or Cyrillic letters), read the answer. Only a whole name goes straight to the
     seat: a part of one ("Georgi") may be someone else's ("Maria Georgieva"). A phone that
     said "This is me" shows that player's seat first, without typing. Read from the event's
-    kept seat map (tournaments.rounds.views.public_kept): one query, the event's, per request."""
+    kept seat map (tournaments.rounds.web): one query, the event's, per request."""
     seats, found, me = asked.seats, asked.found, asked.me
     answer = None if found is None else seats.answer(found[0])
     context = {
