@@ -47,7 +47,7 @@ def runs_club(user, club: Club) -> bool:
     return club.organisers.filter(pk=user.pk).exists()
 
 
-def organises(user, event: Event) -> bool:
+def listed_on_event(user, event: Event) -> bool:
     """True for an active organiser listed on this event (not its club's: see runs_event)."""
     if not _active(user):
         return False
@@ -59,7 +59,7 @@ def runs_event(user, event: Event) -> bool:
     if not _active(user):
         return False
     return (
-        organises(user, event)
+        listed_on_event(user, event)
         or Club.organisers.through.objects.filter(club_id=event.club_id, user_id=user.pk).exists()
     )
 

@@ -10,7 +10,7 @@ from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from tournaments.common.selectors import event_by_slug
-from tournaments.common.web.api_auth import organises, token_account
+from tournaments.common.web.api_auth import may_run, token_account
 from tournaments.common.web.api_input import ReasonIn
 from tournaments.models import Event
 from tournaments.results import render as standings_render
@@ -116,7 +116,7 @@ def round_detail(request: HttpRequest, slug: str, number: str) -> HttpResponse:
     (their API token) see every round, a draft, a failed or a still-building one too, and each
     table's token (its game's secret) for the scripts that hand them out."""
     event = _event(slug)
-    organiser = organises(token_account(request, required=False), event)
+    organiser = may_run(token_account(request, required=False), event)
     if not (number.isascii() and number.isdigit()) or len(number) > 4:
         raise ApiError(404, "no such round")
     rounds = event.rounds.all() if organiser else published_rounds(event)

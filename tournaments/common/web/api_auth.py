@@ -78,14 +78,15 @@ def event_or_404(slug: str) -> Event:
         raise ApiError(404, _("no such event")) from None
 
 
-def organises(user, event: Event) -> bool:
+def may_run(user, event: Event) -> bool:
+    """Whether the token's account runs this event (its organisers, its club's, staff)."""
     return user is not None and user.has_perm(PERMISSION, event)
 
 
 def organised_event(user, slug: str) -> Event:
     """The event by its slug, if this account runs it: 404 for none, 403 for someone else's."""
     event = event_or_404(slug)
-    if not organises(user, event):
+    if not may_run(user, event):
         raise ApiError(403, _("your account does not organise this event"))
     return event
 
