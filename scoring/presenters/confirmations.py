@@ -16,6 +16,7 @@ from ..services.verdicts import (
     still_to_confirm,
     waiting_for,
 )
+from ..words import signed
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,9 @@ class Board:
     open: bool
     confirmed: bool
     my_seat: int | None
-    #: (place, name, total), first to last, once the placings are settled.
-    placings: list[tuple[int, str, int | None]]
+    #: (place, name, total signed as every score is: "+6", "−2"), first to last, once the
+    #: placings are settled.
+    placings: list[tuple[int, str, str]]
 
     @property
     def disputes(self) -> list[SeatWord]:
@@ -133,7 +135,7 @@ def board(game: Game, holder: str | None = None) -> Board:
         confirmed=game.confirmed,
         my_seat=my_seat,
         placings=[
-            (place, game.players[seat], game.totals[seat] if game.totals else None)
+            (place, game.players[seat], signed(game.totals[seat]) if game.totals else "")
             for place, seat in enumerate(game.placings or [], start=1)
         ],
     )

@@ -16,7 +16,10 @@ MINUS = "\u2212"
 
 @register.filter
 def minus(value):
-    """`value` with a true minus sign when it is a negative number; anything else unchanged."""
+    """`value` with a true minus sign when it is a negative number, or a number already
+    written (`floatformat`'s "-0.9", "-0,9"); anything else unchanged."""
+    if isinstance(value, str):
+        return MINUS + value[1:] if value[:1] == "-" and value[1:2].isdigit() else value
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
     return f"{MINUS}{-value}" if value < 0 else str(value)

@@ -396,3 +396,14 @@ def test_a_casual_games_keeper_sees_the_claims_to_reset():
     assert "Reset the claim of Boris" in page
     watcher = Client().get(reverse("scoring:table", args=[game.pk])).content.decode()
     assert "Reset the claim of Boris" not in watcher
+
+
+def test_the_players_confirmation_page_signs_the_totals_as_the_table_page_does():
+    """A player checks the result on their own phone: "+6" there too, not "6"."""
+    game = _game(K)
+    Game.objects.filter(pk=game.pk).update(totals=[6, -2, 0])  # the page shows what is stored
+    vera = Client()
+    vera.post(reverse("scoring:claim", args=[game.pk]), {"seat": "2"})
+    html = vera.get(reverse("scoring:me", args=[game.pk])).content.decode()
+    for shown in ("+6", "\u22122", "0"):
+        assert f'<span class="points">{shown}</span>' in html

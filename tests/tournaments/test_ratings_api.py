@@ -96,3 +96,14 @@ def test_the_ratings_path_is_in_the_openapi_schema(client):
     schema = client.get("/api/openapi.json").json()
     operation = schema["paths"]["/api/clubs/{slug}/ratings"]["get"]
     assert "200" in operation["responses"]
+
+
+def test_the_leaderboard_writes_a_negative_rating_with_a_true_minus(client, rated_club):
+    """Ratings start below zero; they are written as every score on the site is ("−0.9"),
+    never with a hyphen."""
+    html = client.get("/clubs/varna/ratings/").content.decode()
+    negative = [r for r in Rating.objects.all() if r.ordinal < -0.05]
+    assert negative, "a first night leaves someone below zero"
+    for rating in negative:
+        assert f"\u2212{abs(rating.ordinal):.1f}" in html
+    assert 'score">-' not in html
