@@ -24,7 +24,7 @@ from ..web.access import organiser_required, private, round_or_404
 
 
 def _print(request, template: str, context: dict):
-    response = private(render(request, template, context), no_store=True)
+    response = private(render(request, template, context))
     response["Referrer-Policy"] = "no-referrer"
     return response
 
