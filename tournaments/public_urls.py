@@ -17,7 +17,7 @@ from .views import (
 EVENT = "events/<slug:slug>/"
 
 urlpatterns = [
-    # What crawlers may read: not the organisers' pages, keeper links or the API (issue 18).
+    # What crawlers may read: not the organisers' pages, keeper links or the API.
     path(
         "robots.txt",
         TemplateView.as_view(template_name="robots.txt", content_type="text/plain; charset=utf-8"),
