@@ -1,12 +1,12 @@
 """One name for the code being served: the same on every host that runs the same code.
 
 The public pages' and the table page's ETags include ``RELEASE``, so that a browser's cached
-page is not kept (304) across a deployment. It used to be the newest file modification time
-of some modules, which differs from host to host (a fresh checkout, a copied image) and misses
-changes to the others. Now it is a digest of the contents of everything a page is made from:
-the project's Python packages, templates, compiled translations and static files, worked out
-once at import. A deployment that knows its own version (a git commit, an image tag) may set
-the environment variable ``RELEASE`` instead; the digest is the default.
+page is not kept (304) across a deployment. It is a digest of the contents of everything a
+page is made from: the project's Python packages, templates, compiled translations and
+static files, worked out once at import. Not file modification times: those differ from host
+to host (a fresh checkout, a copied image) for the same code. A deployment that knows its own
+version (a git commit, an image tag) may set the environment variable ``RELEASE`` instead;
+the digest is the default.
 
 config imports no app: the files are read as files.
 """

@@ -1,4 +1,4 @@
-"""Correcting a recorded deal from the pages (issue 12, item 3): the keeper's table page
+"""Correcting a recorded deal from the pages: the keeper's table page
 links each row of the score sheet here, the organiser's page each live deal; two phones that
 recorded the same deal differently keep "mine" through here too.
 

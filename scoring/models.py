@@ -18,7 +18,7 @@ def new_secret() -> str:
 
 
 class Quorum(models.TextChoices):
-    """Who must confirm a finished game before its result locks (issue 15). The keeper's
+    """Who must confirm a finished game before its result locks. The keeper's
     confirmation is always one of them; "all three" asks each seat's player too (a keeper who
     sits at the table confirms their own seat by claiming it). Casual games: the keeper alone."""
 

@@ -74,7 +74,7 @@ def test_the_import_contracts_are_kept():
 
 
 def test_the_contracts_cover_the_rules_of_the_architecture():
-    """The rules the issue asks for are contracts (so none is dropped to make the run pass)."""
+    """The architecture's rules are contracts (so none is dropped to make the run pass)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     kinds = {contract["id"]: contract["type"] for contract in config["contracts"]}
     assert kinds == {

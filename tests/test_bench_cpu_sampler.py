@@ -1,4 +1,4 @@
-"""bench.site_load's /proc CPU sampler (issue 17: the confirmation rush's share of the machine).
+"""bench.site_load's /proc CPU sampler: the confirmation rush's share of the machine.
 
 What can be checked without the stack running: reading /proc/<pid>/stat when the command name
 holds spaces and parentheses, the arithmetic between two samples as processes come and go,

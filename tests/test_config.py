@@ -1,6 +1,7 @@
-"""The foundation: settings from the environment, the home page in both languages, checks
-and migrations."""
+"""The foundation: settings from the environment, the home page in both languages, dates in
+each language's order (day first in English too), checks and migrations."""
 
+import datetime
 import os
 import re
 import subprocess
@@ -14,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.urls import reverse
+from django.utils import formats, translation
 
 from config.env import (
     DEVELOPMENT_ALLOWED_HOSTS,
@@ -333,3 +335,13 @@ def test_postgresql_connection_and_transaction():
     with transaction.atomic():
         user_model.objects.create(username="kept")
     assert user_model.objects.filter(username="kept").exists()
+
+
+def test_english_dates_put_the_day_first():
+    moment = datetime.datetime(2026, 11, 23, 18, 3)
+    with translation.override("en"):
+        assert formats.date_format(moment, "SHORT_DATETIME_FORMAT") == "23 Nov 2026, 18:03"
+        assert formats.date_format(moment, "SHORT_DATE_FORMAT") == "23 Nov 2026"
+        assert formats.date_format(moment, "DATETIME_FORMAT") == "23 November 2026, 18:03"
+    with translation.override("bg"):
+        assert formats.date_format(moment, "SHORT_DATETIME_FORMAT") == "23.11.2026 18:03"

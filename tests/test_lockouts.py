@@ -42,7 +42,7 @@ def test_wrong_api_tokens_are_logged_then_refused_but_the_right_one_still_works(
     blocked = post_deal(client, game, "guess")
     assert blocked.status_code == 429 and blocked.json()["error"]["message"]
     assert game.entries.count() == 0
-    # A right token is never blocked (issue 13, finding 2): guessing cannot find one.
+    # A right token is never blocked: guessing cannot find one.
     assert post_deal(client, game, game.secret).status_code == 201
     assert post_deal(client, game, "guess", address="10.0.0.2").status_code == 403
 

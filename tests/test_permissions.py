@@ -1,5 +1,5 @@
-"""Who may change what, for every page that changes anything (issue: "nothing lost, nobody in
-where they don't belong").
+"""Who may change what, for every page that changes anything: nothing lost, nobody in where
+they don't belong.
 
 The routes are read from the URL resolver, so a page added later is in the matrix without
 anyone remembering to add it. Roles: anonymous, the holder of one table's secret (a keeper

@@ -158,7 +158,7 @@ def test_healthz_names_an_unreachable_broker(client, monkeypatch, caplog):
 def test_healthz_names_a_failing_database_but_keeps_the_reason_for_the_log(
     client, monkeypatch, caplog
 ):
-    """Issue 13, finding 9: the probe is public; host names and driver messages are not."""
+    """The probe is public; host names and driver messages are not."""
 
     def broken():
         raise OperationalError('could not connect to server at "db.internal" (10.0.0.5)')
@@ -176,7 +176,7 @@ def test_healthz_names_a_failing_database_but_keeps_the_reason_for_the_log(
     assert "db.internal" in str(logged[0].exc_info[1])
 
 
-# --- start-up checks (issue 13, finding 9) ---------------------------------------------------
+# --- start-up checks ------------------------------------------------------------------------------
 
 
 def test_a_production_start_without_a_shared_cache_is_refused():

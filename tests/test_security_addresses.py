@@ -1,5 +1,5 @@
-"""Issue 13, findings 1, 2 and 8: who the client is behind the proxy, and limits that stop an
-abuser without locking out the honest.
+"""Who the client is behind the proxy, and limits that stop an abuser without locking out the
+honest.
 
 Every request here looks as it does behind the nginx of docs/deploy.md (one trusted proxy):
 REMOTE_ADDR is nginx (127.0.0.1) and X-Forwarded-For holds exactly one address, the one
@@ -34,7 +34,7 @@ def game():
     return services.game_create(ruleset="blato", players=PLAYERS, first_dealer=0)
 
 
-# --- 1. the client's address -----------------------------------------------------------------
+# --- the client's address -------------------------------------------------------------------------
 
 
 def test_the_address_is_the_one_nginx_wrote_never_one_the_client_chose(rf):
@@ -55,7 +55,7 @@ def test_the_address_is_the_one_nginx_wrote_never_one_the_client_chose(rf):
 @BEHIND_NGINX
 @pytest.mark.parametrize("login_url", ["login", "admin:login"])
 def test_wrong_passwords_from_one_address_do_not_lock_the_organiser_out_elsewhere(login_url):
-    """Finding 1: five wrong passwords (varied X-Forwarded-For before nginx overwrote it, so
+    """five wrong passwords (varied X-Forwarded-For before nginx overwrote it, so
     all from the attacker's one address) lock that address only."""
     get_user_model().objects.create_user(
         username="olga", password=PASSWORD, is_staff=True, is_superuser=True
@@ -73,7 +73,7 @@ def test_wrong_passwords_from_one_address_do_not_lock_the_organiser_out_elsewher
     assert "_auth_user_id" in owner.session
 
 
-# --- 2. wrong table secrets -----------------------------------------------------------------
+# --- wrong table secrets --------------------------------------------------------------------------
 
 
 def post_deal(client, game, token):
@@ -87,7 +87,7 @@ def post_deal(client, game, token):
 
 @BEHIND_NGINX
 def test_a_forged_forwarded_header_does_not_escape_the_throttle(game):
-    """Finding 2: the attacker varies X-Forwarded-For; nginx appended nothing (it overwrites),
+    """the attacker varies X-Forwarded-For; nginx appended nothing (it overwrites),
     and a header of another shape is not believed, so every guess counts for one address."""
     for n in range(throttle.FAILURES_ALLOWED):
         forged = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"10.9.{n}.1, 203.0.113.5")
@@ -98,8 +98,8 @@ def test_a_forged_forwarded_header_does_not_escape_the_throttle(game):
 
 @BEHIND_NGINX
 def test_one_phone_full_of_wrong_links_blocks_no_one_else(game):
-    """Finding 2: 20 wrong keeper links from one phone used to block every correct link and
-    all API scoring site-wide. Now only that phone's wrong guesses for that game are refused."""
+    """20 wrong keeper links from one phone block no correct link and no other game's API
+    scoring: only that phone's wrong guesses for that game are refused."""
     other_game = services.game_create(ruleset="blato", players=PLAYERS, first_dealer=1)
     phone = via_nginx("198.51.100.9")
     wrong = reverse("scoring:keep", args=[game.pk, "not-the-secret"])
@@ -138,7 +138,7 @@ def test_a_script_walking_the_games_is_blocked_across_games_and_logged_briefly(c
     assert "203.0.113.99" in logged[0].getMessage()
 
 
-# --- 8. new games ---------------------------------------------------------------------------
+# --- new games ------------------------------------------------------------------------------------
 
 
 def new_game_form(client):

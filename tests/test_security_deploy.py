@@ -1,4 +1,4 @@
-"""Issue 13, findings 2 and 9: the deployment the tests assume is the one documented.
+"""The deployment the tests assume is the one documented.
 
 docs/deploy.md's nginx block is deploy/nginx/358.conf, which tests/test_nginx.py starts and
 tests/test_security_addresses.py simulates (nginx writes the one address it saw into

@@ -1,10 +1,10 @@
-"""Issue 13, findings 3, 5 and 6: text no database stores, session fixation, private pages.
+"""Text no database stores, session fixation, private pages.
 
-3. A NUL character (or a lone surrogate) anywhere in a request's path, query or form fields is
-   refused at the door (config.input) with a 400, before any view or query runs.
-5. Every grant of rights (a keeper link, starting a game, an organiser's login) rotates the
-   session key: a session id planted beforehand gains nothing.
-6. Every private page answers a well-formed ``Cache-Control`` with ``private`` and ``no-store``.
+- A NUL character (or a lone surrogate) anywhere in a request's path, query or form fields is
+  refused at the door (config.input) with a 400, before any view or query runs.
+- Every grant of rights (a keeper link, starting a game, an organiser's login) rotates the
+  session key: a session id planted beforehand gains nothing.
+- Every private page answers a well-formed ``Cache-Control`` with ``private`` and ``no-store``.
 """
 
 import re
@@ -38,7 +38,7 @@ def players_url(event, name="organise_players", *args):
     return reverse(f"tournaments:{name}", args=[event.slug, *args])
 
 
-# --- 3. NUL and lone surrogates ---------------------------------------------------------------
+# --- NUL and lone surrogates ----------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def test_on_postgresql_nul_anywhere_is_a_400_never_a_500(organiser_client, entri
     assert not Entry.objects.get(pk=entries[0].pk).checked_in
 
 
-# --- 5. session fixation --------------------------------------------------------------------
+# --- session fixation -----------------------------------------------------------------------------
 
 
 def new_game(client):
@@ -166,7 +166,7 @@ def test_an_organisers_login_rotates_the_session(make_user):
     assert "_auth_user_id" not in SessionStore(planted).load()
 
 
-# --- 6. Cache-Control on private pages --------------------------------------------------------
+# --- Cache-Control on private pages ---------------------------------------------------------------
 
 DIRECTIVE = re.compile(r"^(?:[a-z-]+|max-age=\d+)$")
 

@@ -30,7 +30,7 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Who runs the club across nights: its members, seasons and settings (issue 16).
+    #: Who runs the club across nights: its members, seasons and settings.
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
     )
@@ -283,7 +283,7 @@ class Table(models.Model):
         help_text="Player ids a void table compensates under the event's void policy.",
     )
     #: The short code typed with the table number when a camera won't scan the keeper's QR;
-    #: valid while this table's round is open, renewed by the organiser (issue 15).
+    #: valid while this table's round is open, renewed by the organiser.
     pin = models.CharField(max_length=8, blank=True)
 
     class Meta:
@@ -395,5 +395,5 @@ class ApiToken(models.Model):
         return f"API token of {self.user}"
 
 
-# A club's life across its events (issue 16): its log, seasons, casual games and ratings.
+# A club's life across its events: its log, seasons, casual games and ratings.
 from tournaments.club_models import ClubGame, ClubLog, Rating, RatingStep, Season  # noqa: E402, F401

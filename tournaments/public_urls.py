@@ -11,7 +11,7 @@ from tournaments.rounds.views import public_pin, public_seat
 EVENT = "events/<slug:slug>/"
 
 urlpatterns = [
-    # What crawlers may read: not the organisers' pages, keeper links or the API (issue 18).
+    # What crawlers may read: not the organisers' pages, keeper links or the API.
     path(
         "robots.txt",
         TemplateView.as_view(template_name="robots.txt", content_type="text/plain; charset=utf-8"),

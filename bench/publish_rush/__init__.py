@@ -1,4 +1,4 @@
-"""Benchmark: the publish rush (issue 17, part 2).
+"""Benchmark: the publish rush.
 
     .venv/bin/python -m bench.publish_rush                    # PostgreSQL, then SQLite
     .venv/bin/python -m bench.publish_rush --backend sqlite   # one backend

@@ -1,4 +1,4 @@
-"""Benchmark: the server's CPU per request, each against its floor (issue 17, part 3).
+"""Benchmark: the server's CPU per request, each against its floor.
 
     .venv/bin/python -m bench.request_cost            # → bench/results/request_cost.json
     .venv/bin/python -m bench.request_cost --quick    # fewer requests: a smoke run

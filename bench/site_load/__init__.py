@@ -1,6 +1,6 @@
-"""Benchmark: the site under a tournament's load (issue 6).
+"""Benchmark: the site under a tournament's load.
 
-    .venv/bin/python -m bench.site_load --repeat 2     # the issue's load, measured twice
+    .venv/bin/python -m bench.site_load --repeat 2     # a tournament's load, measured twice
     .venv/bin/python -m bench.site_load --fragment-share 0 --repeat 2 \
         --out bench/results/site_load-api.json         # the phones on the API only
     .venv/bin/python -m bench.site_load --quick        # 30 tables, 90 phones: a smoke run
@@ -38,7 +38,7 @@ current results) and checks, through the ORM: every game holds exactly the deals
 sent, once each, numbered 1..n, with one "deal recorded" change each, and is confirmed; the
 stored standings equal a fresh build (`bridge.standings_inputs` + `standings.build_standings`).
 
-CPU (issue 17: the confirmation rush may use at most half the machine, 100 % of its 200 %):
+CPU (the confirmation rush may use at most half the machine, 100 % of its 200 %):
 besides each process's CPU seconds over the run (`cpu_seconds`), a thread of this process
 (bench/site_load/cpu.py) reads /proc every --cpu-every seconds (2) through the load and the
 worker's catch-up: utime + stime of gunicorn (the master and its workers), the Celery worker

@@ -1,6 +1,6 @@
-"""The CPU of the stack's processes, sampled from /proc while the load runs (issue 17).
+"""The CPU of the stack's processes, sampled from /proc while the load runs.
 
-Issue 17 asks that the confirmation rush use no more than half of the machine. A total of CPU
+The confirmation rush may use no more than half of the machine. A total of CPU
 seconds over the whole run (`Processes.cpu_seconds`) cannot say that: the rush is 10–30 s of
 a 3-minute run. So a thread of the load generator reads, every `every` seconds, utime + stime
 of every process (`/proc/<pid>/stat`, all threads of a process included) and the machine's busy
@@ -26,10 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The server stack of issue 17's target, then the load generator (this process).
+#: The server stack the target counts, then the load generator (this process).
 STACK = ("gunicorn", "worker", "postgres", "redis")
 GROUPS = (*STACK, "generator")
-#: Issue 17: the confirmation rush uses at most this share of the machine (in % of it).
+#: The confirmation rush uses at most this share of the machine (in % of it).
 TARGET_SHARE_PCT = 50.0
 TICK = os.sysconf("SC_CLK_TCK")
 

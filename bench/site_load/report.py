@@ -95,7 +95,7 @@ def print_report(args: argparse.Namespace, report: dict) -> None:
 
 def cpu_lines(cpu: dict) -> list[str]:
     """The sampler's figures (cpu.py) for the whole load and the confirmation rush: the stack
-    as a share of the machine (issue 17's target), each group in % of one core."""
+    as a share of the machine (the target: at most half of it), each group in % of one core."""
     lines = []
     for name, title in (("load", "whole load"), ("rush", "confirmation rush")):
         window = cpu.get(name)

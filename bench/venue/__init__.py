@@ -1,4 +1,4 @@
-"""Benchmark: the venue laptop (issue 17) - bin/serve's stack on SQLite under a burst.
+"""Benchmark: the venue laptop - bin/serve's stack on SQLite under a burst.
 
     .venv/bin/python -m bench.venue              # 100 tables, 200 phones, --repeat 2
     .venv/bin/python -m bench.venue --quick      # 20 tables, 40 phones: a smoke run

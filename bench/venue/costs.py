@@ -7,7 +7,7 @@ SQLite file, production settings, the file cache), 20 tables played through Djan
 client, the CPU time (time.process_time) of each kind of request averaged. Multiplied by
 the counts in bench/results/venue.json, they say where the server's CPU seconds went.
 
-The keeper's table page (issue 17, cost per request) is measured beside the polls, with the
+The keeper's table page (cost per request) is measured beside the polls, with the
 keeper's session and its CSRF cookie as a phone has them: on even deals before any phone has
 asked for the new version (nothing of it kept yet), on odd deals after the phones (whatever
 the polls keep per version is there), and once more as a reload. So are a watcher opening

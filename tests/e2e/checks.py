@@ -5,7 +5,7 @@ failing assertion says what and where.
 `check_screen(page, name, screenshot)` runs them all on the screen as it is now and saves its
 screenshot first, so a failure leaves the picture behind to look at.
 
-Two outside checkers run on every screen too (issue 18):
+Two outside checkers run on every screen too:
 - axe-core (`axe_problems`): any serious or critical violation fails, and any moderate one
   whose rule is not in ALLOWED_MODERATE (with its reason);
 - the Nu HTML checker (vnu.jar): `check_screen` keeps each distinct screen's HTML (by URL

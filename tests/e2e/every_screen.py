@@ -1,5 +1,5 @@
-"""Every screen a browser journey passes through is checked, not only the ones it names
-(issue 18): before each action a test takes on a page (a click, a fill, a goto, ...) and when
+"""Every screen a browser journey passes through is checked, not only the ones it names:
+before each action a test takes on a page (a click, a fill, a goto, ...) and when
 its phones are put away, the screen as it stands is checked by checks.check_screen — our own
 checks, axe in this language and the other, the Nu HTML checker — once per distinct state.
 

@@ -1,4 +1,4 @@
-"""The outside checkers of checks.py fail when they should (issue 18): a deliberately broken
+"""The outside checkers of checks.py fail when they should: a deliberately broken
 template, served at a URL of the live site, makes axe and the Nu HTML checker fail, and the
 same template unbroken passes both. And the screen axe found too wide: the projector on a
 phone."""

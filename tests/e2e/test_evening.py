@@ -1,4 +1,4 @@
-"""A whole club evening on phones (issue 12, "Done when"), in English and in Bulgarian.
+"""A whole club evening on phones, in English and in Bulgarian.
 
 An organiser on a 390×844 phone logs in, creates the club and the event (placing points
 3-1-0, a void table scores what a bye scores), enters thirteen players and taps "Build round

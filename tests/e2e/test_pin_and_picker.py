@@ -1,4 +1,4 @@
-"""Issue 15, items 3 and 6, at 390×844 in English and Bulgarian: the organiser reads a table's
+"""Table PINs and the card picker at 390×844 in English and Bulgarian: the organiser reads a table's
 PIN off the round page, a phone whose camera won't scan types the table number and the PIN,
 lands on the keeper's page and records a deal; a wrong PIN is refused in words. Then the
 referee's card picker, used by taps alone (with and without JavaScript)."""

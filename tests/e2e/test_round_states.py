@@ -1,5 +1,5 @@
 """A round built too early, a build no worker takes, a draft deleted, a stale table, and the
-poster: an organiser on a phone never meets a dead end (issue 12, items 1 and 11), with and
+poster: an organiser on a phone never meets a dead end, with and
 without JavaScript."""
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scoring import services
+from scoring.models import Game
+
 from .checks import check_screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,6 +46,19 @@ def start_game(page, live_server, names=NAMES, screenshot=None) -> str:
     page.locator("form.new-game button[type=submit]").click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
     return page.url
+
+
+def game_of(page) -> Game:
+    """The game whose table page `page` shows."""
+    number = int(re.search(r"/games/(\d+)/", page.url).group(1))
+    return Game.objects.get(pk=number)
+
+
+def record(game, deals):
+    """Deals entered by another phone (through the same service as the pages)."""
+    for calls, tricks in deals:
+        number = game.entries.filter(undone_at__isnull=True).count() + 1
+        services.deal_record(game_id=game.pk, number=number, calls=calls, tricks=tricks)
 
 
 def tap_call(page, call: str) -> None:

@@ -9,6 +9,8 @@ once), and the tie-break at the end, where the keeper taps who won the last two 
 chips, two "Settle" taps). Then, where am I: the heading names the game, "New game with the
 same players" starts the next one in one tap with the next dealer, and the new game page lists
 both games under "My games on this phone".
+
+Typing into a count already filled in replaces it ("6", not "56").
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.models import Game
+from scoring.models import DealEntry, Game
 
 from .checks import check_screen
-from .test_table import LATER_DEALS
+from .test_table import LATER_DEALS, deal_heading, start_game, tap_call
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -143,3 +145,22 @@ def test_a_whole_game_by_taps_at_most_four_a_hand(
     check_screen(page, f"my-games-{locale[:2]}", shoot)
     listed.nth(1).click()
     expect(page.locator("section.result .placings li")).to_have_count(3)
+
+
+def test_typing_into_a_filled_in_count_replaces_it(live_server, phone):
+    start_game(phone, live_server)
+    tap_call(phone, "hearts")
+    phone.locator('label[for="id_tricks_0_4"]').click()
+    phone.locator('label[for="id_tricks_1_7"]').click()
+    rest = phone.locator("input.tricks-input")
+    expect(rest).to_have_value("5")  # filled in
+    rest.tap()
+    phone.keyboard.type("6")
+    expect(rest).to_have_value("6")  # not "56"
+    expect(phone.locator(".tricks-sum")).to_have_class(re.compile(r"\bwrong\b"))
+    # Another chip makes the sum right again.
+    phone.locator('label[for="id_tricks_1_6"]').click()
+    expect(phone.locator(".tricks-sum")).to_have_class(re.compile(r"\bok\b"))
+    phone.get_by_role("button", name="Record deal 1").click()
+    expect(deal_heading(phone)).to_contain_text("Deal 2 ")
+    assert DealEntry.objects.get().tricks == [4, 6, 6]

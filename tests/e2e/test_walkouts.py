@@ -1,4 +1,4 @@
-"""A player walks out mid-round (issue 12, item 2), on a 390 px phone, with and without
+"""A player walks out mid-round, on a 390 px phone, with and without
 JavaScript: the withdrawal leads to the table's choices; a substitution, a void table and an
 adjusted result; the round closes; the public pages follow."""
 

@@ -222,7 +222,7 @@ def test_any_command_line_exits_0_or_2_with_json_and_never_a_traceback(argv, std
         assert json.loads(out.getvalue())["error"]["message"]
 
 
-# --- lone surrogates (issue 13, finding 7) ---------------------------------------------------
+# --- lone surrogates ------------------------------------------------------------------------------
 
 SURROGATE_RECORDS = [
     '{"ruleset": "\\ud800"}',

@@ -1,4 +1,4 @@
-"""The referee's card picker (issue 15, item 6): cards tapped instead of typed. Without
+"""The referee's card picker: cards tapped instead of typed. Without
 JavaScript the picked boxes are sent beside the text field and read as one text; the page
 draws the deck by suit with what was picked, and the engine answers as if it had been typed."""
 

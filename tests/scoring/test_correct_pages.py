@@ -1,7 +1,6 @@
-"""The pages of issue 12 on the table, driven without JavaScript: correcting any deal (item 3),
-two phones that entered the same deal (item 8), the undo bound to its deal and version and
-the call kept in the address (item 7), who a tie-break is about and the engine's refusals in
-the page's language (item 11)."""
+"""The table's pages driven without JavaScript: correcting any deal, two phones that entered
+the same deal, the undo bound to its deal and version and the call kept in the address, who
+a tie-break is about and the engine's refusals in the page's language."""
 
 import re
 
@@ -56,7 +55,7 @@ def post_correction(client, game, number, calls, tricks=None, **extra):
     return client.post(correct_url(game, number), data)
 
 
-# --- item 3 -----------------------------------------------------------------------------------
+# --- correcting any deal --------------------------------------------------------------------------
 
 
 def test_each_row_of_the_keepers_sheet_links_to_its_correction(keeper):
@@ -152,7 +151,7 @@ def test_a_confirmed_result_is_reopened_by_an_organiser_first(event_game):  # no
     assert "Deal corrected" in manage and " → " in manage
 
 
-# --- item 8 -----------------------------------------------------------------------------------
+# --- two phones on one deal -----------------------------------------------------------------------
 
 
 def test_two_phones_see_both_versions_and_keep_either(keeper):
@@ -199,7 +198,7 @@ def test_a_redeal_entered_on_two_phones_shows_both(keeper):
     assert "Boris passed. Redeal." in text(late)
 
 
-# --- item 7 (what the browser tests check in Chromium, here without one) --------------------
+# --- the undo and the call in the address (as in Chromium, here without one) ----------------------
 
 
 def test_htmx_answers_keep_the_call_in_the_address(keeper):
@@ -219,7 +218,7 @@ def test_htmx_answers_keep_the_call_in_the_address(keeper):
     assert plain["Location"] == f"{table}?deal=2&calls=spades#now"
 
 
-# --- item 11 ----------------------------------------------------------------------------------
+# --- tie-breaks and refusals in the page's language -----------------------------------------------
 
 
 def test_the_tie_break_question_names_who_is_tied(keeper):

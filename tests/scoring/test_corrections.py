@@ -1,4 +1,4 @@
-"""Correcting any deal (issue 12, item 3): the service and `PUT /api/games/{id}/deals/{n}`.
+"""Correcting any deal: the service and `PUT /api/games/{id}/deals/{n}`.
 
 A mistake found at deal 5 in deal 3 costs one correction: the whole game is replayed with
 the corrected deal; when a later deal no longer fits, nothing is saved and the answer names

@@ -1,4 +1,4 @@
-"""What a deal's write costs (issue 17, docs/performance.md "cost per request"): the deal
+"""What a deal's write costs (docs/performance.md "cost per request"): the deal
 writes read the live deals as plain values (scoring.selectors.live_deals), never as
 DealEntry models, and a deal through the API sends the six statements its floor replays.
 Behaviour is the other test files' (test_api, test_services, test_corrections); these pin

@@ -1,4 +1,4 @@
-"""The scoring app's house (issue 14): small modules, views that import no other view, one home
+"""The scoring app's house: small modules, views that import no other view, one home
 for "can this game be confirmed", the calls' redeal decided by a service, one form → service
 step for every page, and one deploy-wide RELEASE."""
 

@@ -1,4 +1,4 @@
-"""The scoring app's errors (issue 14): a code and params, by kind, worded from one catalogue
+"""The scoring app's errors: a code and params, by kind, worded from one catalogue
 (scoring/messages.py) in the language active when read; no HTTP status on them."""
 
 import re

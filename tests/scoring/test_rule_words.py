@@ -1,4 +1,4 @@
-"""Every refusal the engine can raise reaches a page in the page's language (issue 12, item 11).
+"""Every refusal the engine can raise reaches a page in the page's language.
 
 The engine speaks English and carries no codes; scoring.rule_words lists each of its
 sentences. These tests read the engine's source for every `RuleError(...)` it raises and

@@ -381,7 +381,7 @@ def test_undo_asks_once_then_undoes(keeper):
     assert again.status_code == 409
     assert "out of date" in text(again) and "Yes, undo" not in text(again)
     assert game.entries.filter(undone_at__isnull=True).count() == 1
-    # Back to the confirmation (issue 12, item 7): out of date, no button to tap.
+    # Back to the confirmation: out of date, no button to tap.
     back = keeper.get(url, {"deal": 2, "v": posted["version"]})
     assert back.status_code == 409
     assert "out of date" in text(back) and "Yes, undo deal 1" not in text(back)

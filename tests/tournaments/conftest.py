@@ -8,6 +8,7 @@ from django.test import Client
 from scoring import autoplay
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
+from tournaments.results.services import result_confirm
 from tournaments.rounds.services.rounds import round_create, round_publish
 
 # --- the organiser pages ----------------------------------------------------------------------
@@ -92,3 +93,18 @@ def build_round(django_capture_on_commit_callbacks):
         return round_
 
     return build
+
+
+@pytest.fixture
+def confirmed_round(organised_event, build_round, django_capture_on_commit_callbacks):
+    """The organised event with round 1 of six players (one named in Cyrillic) published,
+    both tables played and confirmed."""
+    players_register(event=organised_event, names=["Анна Иванова"], checked_in=True)
+    register(organised_event, 5)
+    round_ = build_round(organised_event, publish=True)
+    rng = random.Random(3)
+    for table in round_.tables.all():
+        finish_game(table.game, rng)
+        with django_capture_on_commit_callbacks(execute=True):
+            result_confirm(table=table, actor="olga")
+    return organised_event

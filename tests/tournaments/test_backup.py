@@ -642,9 +642,9 @@ def test_a_failure_half_way_through_writes_nothing(played, monkeypatch):
 
 # --- the format stays readable ----------------------------------------------------------------
 
-#: Written by the backup module before it became a package (tournaments/backup.py, as of
-#: issue 14): the `played` event above plus walkouts in round 3 (a substitution then an
-#: adjusted result at table 4, table 3 void), void policy "average", and the standings'
+#: Written by the backup module before it became a package (tournaments/backup.py): the
+#: `played` event above plus walkouts in round 3 (a substitution then an adjusted result at
+#: table 4, table 3 void), void policy "average", and the standings'
 #: former fingerprint `results_stamp`. Never regenerate it: it stands for the files
 #: operators already keep.
 FIXTURE = Path(__file__).parent / "fixtures" / "event-backup-v1.json"

@@ -1,7 +1,7 @@
 """One list of an event's editable settings (tournaments.common.event_settings) and one vocabulary
 (tournaments.common.vocabulary): the forms, the services, the log and the models agree because
-they read the same place (issue 14: the default pairing mode was swiss in the services and
-models but `MODES[0]` = random in the form; placing points defaulted in four places)."""
+they read the same place: one default pairing mode for the services, the models and the
+form, one default for placing points."""
 
 import pytest
 

@@ -1,6 +1,7 @@
 """The pairings and hands downloads say what the organiser's pages say, in the language of
 the request: a confirmed table's Result is filled (the round page's words for it), Reason only
-when the organisers gave one, and the hands' calls are the calls the score sheet shows."""
+when the organisers gave one, and the hands' calls are the calls the score sheet shows. Every
+CSV starts with the UTF-8 byte order mark, so that Excel reads Cyrillic names as written."""
 
 from __future__ import annotations
 
@@ -89,3 +90,18 @@ def test_hands_write_the_calls_in_the_language_of_the_request(
         for made in row[calls].split(", "):
             said.add(made.rsplit(": ", 1)[1])
     assert said and said <= CALLS[language], said
+
+
+@pytest.mark.parametrize("what", ["standings", "pairings", "hands"])
+def test_every_csv_export_starts_with_the_utf8_byte_order_mark(
+    organiser_client, confirmed_round, what
+):
+    url = reverse("tournaments:organise_export", args=[confirmed_round.slug, what, "csv"])
+    response = organiser_client.get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert response.content.startswith(b"\xef\xbb\xbf")
+    assert response.content.count(b"\xef\xbb\xbf") == 1
+    if what != "hands":
+        assert "Анна Иванова" in response.content.decode("utf-8-sig")
+    other = reverse("tournaments:organise_export", args=[confirmed_round.slug, what, "json"])
+    assert not organiser_client.get(other).content.startswith(b"\xef\xbb\xbf")

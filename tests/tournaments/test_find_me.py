@@ -1,4 +1,4 @@
-"""Finding yourself on "where do I sit" (issue 12, item 10): a part of a name never jumps to
+"""Finding yourself on "where do I sit": a part of a name never jumps to
 someone's seat, Latin finds Cyrillic and back, and "This is me" makes the next round one tap."""
 
 import re

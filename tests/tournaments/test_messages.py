@@ -1,4 +1,4 @@
-"""Every refusal of the tournaments app has its words in English and Bulgarian (issue 14):
+"""Every refusal of the tournaments app has its words in English and Bulgarian:
 the catalogue (tournaments.common.messages) is the one place, and each code raised anywhere in
 the app is in it."""
 

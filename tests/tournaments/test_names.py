@@ -1,4 +1,4 @@
-"""Duplicate and near names in an event (issue 12, item 9): "ivan petrov" beside "Ivan Petrov"
+"""Duplicate and near names in an event: "ivan petrov" beside "Ivan Petrov"
 is one person, never two entries; a name the club knows is that person; near names are
 entered with a warning on the page that follows."""
 

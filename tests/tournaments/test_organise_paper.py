@@ -48,7 +48,7 @@ def test_table_cards_carry_the_keeper_link_as_a_qr_code(organiser_client, publis
     assert response["Referrer-Policy"] == "no-referrer"
     body = text(response)
     assert body.count('<article class="card">') == 2
-    # two codes a card: the public table page and the keeper link (issue 15)
+    # two codes a card: the public table page and the keeper link
     assert body.count('<svg viewBox="0 0') == 4 and 'class="segno"' in body
     for table in tables:
         assert table.game.secret not in body  # only inside the keeper's QR code

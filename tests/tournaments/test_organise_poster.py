@@ -1,5 +1,5 @@
-"""The dashboard leads to the public pages, and prints a QR poster for the players (issue 12,
-item 11): before, an organiser had no link to what the players see."""
+"""The dashboard leads to the public pages, and prints a QR poster for the players: an
+organiser has a link to what the players see."""
 
 import pytest
 from django.urls import reverse

@@ -1,4 +1,4 @@
-"""Table PINs (issue 15, item 3): made when a round is published, unique in the round, renewed
+"""Table PINs: made when a round is published, unique in the round, renewed
 by the organiser, refused once the round is closed, throttled against guessing, and a right
 one opens the keeper's page of its table's game."""
 

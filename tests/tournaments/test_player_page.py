@@ -1,5 +1,5 @@
 """A club player's page: /clubs/<slug>/players/<id>/ — rating chart, games, placings and
-per-position figures by season (issue 16, item 4)."""
+per-position figures by season."""
 
 from __future__ import annotations
 

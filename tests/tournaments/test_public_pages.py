@@ -299,8 +299,8 @@ def test_standings_in_the_events_precedence_with_ties_explained(client):
     page = get(client, "standings", event.slug)
     snapshot = event.standings.first()
     headings = re.findall(r'<th scope="col" class="num">([^<]+)</th>', page)
-    # the lot is left out: its number means nothing; games played are always shown (issue
-    # 12, item 4), after the precedence's metrics
+    # the lot is left out: its number means nothing; games played are always shown,
+    # after the precedence's metrics
     assert headings == ["Game points", "Placing points", "Games"]
     names = player_names(event)
     for row in snapshot.rows:

@@ -1,4 +1,4 @@
-"""A round's life has no dead end (issue 12, item 1; docs/rounds.md): a round that can't be
+"""A round's life has no dead end (docs/rounds.md): a round that can't be
 built is refused at once, a build that fails anyway ends `failed` with its reason, failed,
 draft and stuck rounds can be built again or deleted, and every state has a way out by the
 same rule the pages offer actions by (selectors.round_actions)."""

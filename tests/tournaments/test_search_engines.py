@@ -1,4 +1,4 @@
-"""What search engines are told (issue 18): robots.txt, a meta description on every page,
+"""What search engines are told: robots.txt, a meta description on every page,
 noindex on the organisers' and keepers' pages; and `<time datetime>` in whole seconds."""
 
 import re

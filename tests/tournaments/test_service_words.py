@@ -1,6 +1,6 @@
-"""Every refusal of the services is in the page's language (issue 12, item 11: service errors
-were English f-strings on Bulgarian pages). Each is raised under Bulgarian and must not come
-back in English; the English wording is checked once too, so the test knows which it got."""
+"""Every refusal of the services is in the page's language, never an English sentence on a
+Bulgarian page. Each is raised under Bulgarian and must not come back in English; the
+English wording is checked once too, so the test knows which it got."""
 
 import pytest
 from django.utils import translation

@@ -221,7 +221,7 @@ def test_simulate_event_is_deterministic_for_a_seed(capsys):
 
 
 def test_a_simulated_31_player_swiss_event_has_valid_rounds_fair_byes_and_no_repeats(capsys):
-    """The issue's own check: 31 players, 4 rounds of swiss through the simulator."""
+    """A whole event through the simulator: 31 players, 4 rounds of swiss."""
     call_command("simulate_event", players=31, rounds=4, pairing="swiss", seed=7)
     out = json.loads(capsys.readouterr().out)
     everyone = {p["id"] for p in out["players"]}

@@ -1,4 +1,4 @@
-"""`manage.py simulate_event` with no worker running (issue 12, item 12): it waited 300 s and
+"""`manage.py simulate_event` with no worker running: it waited 300 s and
 then failed; it now notices within seconds and says how to start a worker or run eagerly."""
 
 import time

@@ -1,4 +1,4 @@
-"""One source of "the standings are stale" (issue 14): the event's results_version, moved by
+"""One source of "the standings are stale": the event's results_version, moved by
 every write that changes what the standings are built from, against the version the newest
 snapshot was built from. Pages, polls, the API, the worker's wait and the sweep all ask it.
 

@@ -1,4 +1,4 @@
-"""The standings say what they count (issue 12, item 4): "After 1 round" while round 2's
+"""The standings say what they count: "After 1 round" while round 2's
 confirmed tables were already counted misled the room. The label names the closed rounds and
 the settled tables of the round being played; every row shows the games played, and players
 who withdrew are marked."""

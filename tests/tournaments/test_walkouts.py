@@ -1,4 +1,4 @@
-"""A player who leaves mid-round (issue 12, item 2): the services of rounds.services.walkouts,
+"""A player who leaves mid-round: the services of rounds.services.walkouts,
 the round's close rule, and what the standings make of substituted, void and adjusted tables."""
 
 from __future__ import annotations

@@ -27,10 +27,9 @@ def actor(request) -> str:
     return request.user.get_username()
 
 
-def private(response, *, no_store: bool = True):
+def private(response):
     """Never stored by any cache: organiser pages, print cards (every table's secret), sheets
-    and exports alike. (``no_store`` stays for old callers; False would only ever have written
-    a malformed ``no-store=False`` directive, and dropped the no-store a view had set.)"""
+    and exports alike."""
     patch_cache_control(response, private=True, no_cache=True, no_store=True)
     return response
 

@@ -32,9 +32,7 @@ def slips(request, event: Event):
         return request.build_absolute_uri(path)
 
     context = {"event": event, "slips": paper.slips(entries, slip_url)}
-    response = private(
-        render(request, "tournaments/organise/print_slips.html", context), no_store=True
-    )
+    response = private(render(request, "tournaments/organise/print_slips.html", context))
     response["Referrer-Policy"] = "no-referrer"
     return response
 

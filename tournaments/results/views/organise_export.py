@@ -26,4 +26,4 @@ def export(request, event: Event, what: str, fmt: str):
     response = spreadsheets.download(
         fmt, headers, rows, title=what, filename=f"{event.slug}-{what}.{fmt}"
     )
-    return private(response, no_store=True)
+    return private(response)

@@ -1,4 +1,4 @@
-"""A table that cannot be played out as drawn: a player left mid-round (issue 12, item 2).
+"""A table that cannot be played out as drawn: a player left mid-round.
 
 The organiser settles each such table of a published round one of four ways, as clubs do:
 

@@ -24,7 +24,7 @@ from tournaments.rounds.selectors import round_byes, round_tables
 
 
 def _print(request, template: str, context: dict):
-    response = private(render(request, template, context), no_store=True)
+    response = private(render(request, template, context))
     response["Referrer-Policy"] = "no-referrer"
     return response
 

@@ -53,7 +53,7 @@ def _render(
         "error": error,
         # polled while the worker builds it; once stuck the page waits for the organiser
         "building": round_.status == Round.Status.PENDING and not page.stuck,
-        # tables a player disputes, with every side's words (issue 15)
+        # tables a player disputes, with every side's words
         "disputes": disputes([view.table for view in page.tables]),
     }
     template = f"{ROUND}#{partial}" if partial else ROUND
