@@ -21,6 +21,7 @@ settled here once for every app's router:
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -118,6 +119,14 @@ def _domain_error(request: HttpRequest, error: Exception) -> HttpResponse:
 
 class Api(NinjaAPI):
     """The NinjaAPI whose OpenAPI schema is refined by config.api_schema."""
+
+    def get_openapi_operation_id(self, operation) -> str:
+        """ninja's id (module_function), the module named by its ``OPERATION_IDS`` when it has
+        one: published ids (clients and the schema's links name them) outlive a module's move."""
+        view = operation.view_func
+        module = sys.modules.get(view.__module__)
+        prefix = getattr(module, "OPERATION_IDS", view.__module__.replace(".", "_"))
+        return f"{prefix}_{view.__name__}"
 
     def get_openapi_schema(self, *, path_prefix=None, path_params=None):
         return refine(super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params))

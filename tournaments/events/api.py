@@ -38,6 +38,9 @@ from tournaments.events.services.registration import (
 )
 from tournaments.models import Club, Entry, Event
 
+#: The operations' ids as published (config.api_ninja.Api.get_openapi_operation_id).
+OPERATION_IDS = "tournaments_api_organise"
+
 MAX_NAMES = 1000  # players entered by one request
 MAX_CLUB_NAME = MAX_TITLE
 

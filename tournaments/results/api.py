@@ -18,6 +18,9 @@ from tournaments.rounds.api import round_delete, round_status
 from tournaments.rounds.selectors import published_rounds, round_byes, round_tables
 from tournaments.rounds.services import walkouts
 
+#: The operations' ids as published (config.api_ninja.Api.get_openapi_operation_id).
+OPERATION_IDS = "tournaments_api"
+
 #: How long a process answers a standings poll from memory without asking the database
 #: anything. Every phone in the room polls: one look every few seconds per process is plenty
 #: (a new snapshot, or results newer than it, show up at most this much later).

@@ -38,6 +38,9 @@ from tournaments.rounds.selectors import round_stuck, table_of
 from tournaments.rounds.services import rounds as rounds_service
 from tournaments.rounds.services import walkouts
 
+#: The operations' ids as published (config.api_ninja.Api.get_openapi_operation_id).
+OPERATION_IDS = "tournaments_api_rounds"
+
 GAME_PERMISSION = "scoring.change_game"
 
 router = ApiRouter(auth=organiser_token, tags=["organisers"])

@@ -20,6 +20,9 @@ from tournaments.common.web.api_auth import token_account
 from tournaments.models import Club
 from tournaments.ratings import MODEL_NAME
 
+#: The operations' ids as published (config.api_ninja.Api.get_openapi_operation_id).
+OPERATION_IDS = "tournaments_api_ratings"
+
 router = ApiRouter(tags=["clubs"])
 
 

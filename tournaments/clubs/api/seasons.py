@@ -14,6 +14,9 @@ from tournaments.clubs.presenters import season as words
 from tournaments.clubs.selectors import seasons as reads
 from tournaments.models import Season
 
+#: The operations' ids as published (config.api_ninja.Api.get_openapi_operation_id).
+OPERATION_IDS = "tournaments_api_seasons"
+
 router = ApiRouter(tags=["clubs"])
 
 
