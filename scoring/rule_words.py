@@ -145,11 +145,13 @@ def rule_text(error: engine.RuleError, names: list[str] | None = None) -> str:
 
 
 def refusal(error: ScoringError, names: list[str] | None = None) -> str:
-    """What a page says for a service's refusal: the engine's reason worded with the players'
-    names, else the error's message in the page's language."""
-    if error.rule is not None:
-        return rule_text(error.rule, names)
-    return error.message
+    """What a page says for a service's refusal (either app's): the engine's reason behind it
+    (`error.rule`) worded with the players' names, else the error's message in the page's
+    language."""
+    rule = getattr(error, "rule", None)
+    if rule is not None:
+        return rule_text(rule, names)
+    return str(error.message)
 
 
 def correction_refusal(error: ScoringError, number: int, names: list[str]) -> str:
