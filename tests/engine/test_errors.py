@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import pickle
 import string
 import sys
 from unittest import mock
@@ -306,3 +307,15 @@ def test_every_template_names_only_fields_the_formatter_knows(code):
         if field is not None:
             assert field.isidentifier(), (code, field)
             assert conversion in (None, "j", "l"), (code, conversion)
+
+
+def test_a_refusal_survives_pickling_by_its_code():
+    """Pickled (a Celery result, a worker's exception) and read back as the same refusal."""
+    error = RuleError("tricks_missing", deal=4, call="clubs")
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.code, again.deal, again.params, again.message) == (
+        "tricks_missing",
+        4,
+        {"call": "clubs"},
+        "tricks are missing: clubs was called",
+    )
