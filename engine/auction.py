@@ -103,35 +103,32 @@ class Auction:
         """This auction with one more call; RuleError if the call is not allowed now."""
         call = C.call_named(name)
         if self.finished:
-            after = "the contract" if self.contract else "the redeal"
-            raise RuleError(f"{call.name} comes after {after}: no more calls in this deal")
+            after = "call_after_contract" if self.contract else "call_after_redeal"
+            raise RuleError(after, call=call.name)
         seat = self.to_call
         if call not in self.entitlements.allowed_calls(self.rules, seat):
-            raise RuleError(self._why_not(seat, call))
+            raise self._why_not(seat, call)
         made = CallMade(seat, call)
         return Auction(self.rules, self.dealer, self.entitlements.after(made), (*self.calls, made))
 
-    def _why_not(self, seat: int, call: Call) -> str:
+    def _why_not(self, seat: int, call: Call) -> RuleError:
         ruleset = self.rules.ruleset
         if call.is_pass:
             if not ruleset.passes_per_game:
-                return f"{ruleset.id} has no pass"
-            return f"seat {seat} has no pass left"
+                return RuleError("no_pass_in_ruleset", ruleset=ruleset.id)
+            return RuleError("no_pass_left", seat=seat)
         if call not in ruleset.calls:
-            return f"{call.name} is not a call in {ruleset.id}"
-        return f"seat {seat} has already called {call.name} in this game"
+            return RuleError("call_not_in_ruleset", call=call.name, ruleset=ruleset.id)
+        return RuleError("call_made_already", seat=seat, call=call.name)
 
     @classmethod
     def run(cls, rules: Rules, dealer: int, entitlements: Entitlements, names: object) -> Auction:
         """A whole deal's calls, which must end with a contract or a redeal."""
         if not isinstance(names, list) or not names:
-            raise RuleError("calls must be a non-empty list")
+            raise RuleError("calls_not_a_list")
         auction = cls(rules, dealer, entitlements)
         for name in names:
             auction = auction.call(name)
         if not auction.finished:
-            raise RuleError(
-                "the calls stop before a contract or a redeal: "
-                f"seat {auction.to_call} has yet to call"
-            )
+            raise RuleError("calls_unfinished", seat=auction.to_call)
         return auction

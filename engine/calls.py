@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Suit
-from .errors import RuleError, shown
+from .errors import RuleError
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,5 @@ _BY_NAME = {call.name: call for call in ALL_CALLS}
 
 def call_named(name: object) -> Call:
     if not isinstance(name, str) or name not in _BY_NAME:
-        known = ", ".join(_BY_NAME)
-        raise RuleError(f"{shown(name)} is not a call (calls are: {known})")
+        raise RuleError("call_unknown", name=name, known=list(_BY_NAME))
     return _BY_NAME[name]

@@ -10,7 +10,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from .errors import RuleError, shown
+from .errors import RuleError
 
 
 class Suit(enum.Enum):
@@ -62,7 +62,7 @@ class Card:
     def parse(cls, text: str) -> Card:
         match = _CARD_RE.match(text.strip().upper())
         if not match:
-            raise RuleError(f"{shown(text)} is not a card: write rank then suit, e.g. 10H or AS")
+            raise RuleError("card_unreadable", text=text)
         rank, suit = match.groups()
         return cls(_RANK_VALUES[rank], Suit(suit))
 
@@ -76,7 +76,7 @@ def parse_cards(texts: str | list[str] | tuple[str, ...]) -> tuple[Card, ...]:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise RuleError(f"{card} appears twice: a deck has one of each card")
+            raise RuleError("card_twice", card=str(card))
         seen.add(card)
     return cards
 

@@ -24,15 +24,15 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse would print usage to stderr and exit 2
-        raise RuleError(message)
+        raise RuleError("arguments", reason=message)
 
 
 def _contract(name: str, ruleset=None) -> C.Call:
     call = C.call_named(name.strip().lower())
     if call.is_pass:
-        raise RuleError("pass is not a contract")
+        raise RuleError("pass_not_contract")
     if ruleset is not None and call not in ruleset.calls:
-        raise RuleError(f"{call.name} is not a contract in {ruleset.id}")
+        raise RuleError("contract_not_in_ruleset", call=call.name, ruleset=ruleset.id)
     return call
 
 
@@ -40,7 +40,7 @@ def cmd_rulesets(args) -> str:
     return json.dumps([ruleset.as_json() for ruleset in RULESETS.values()], ensure_ascii=False)
 
 
-def _refuse_surrogates(value: object, what: str) -> None:
+def _refuse_surrogates(value: object, code: str) -> None:
     """Input is text: a lone surrogate (a JSON escape such as "\\ud800", or an argument's bytes
     that are not UTF-8) is no character, so it is refused here, before any message could
     quote it (it cannot be written out as UTF-8)."""
@@ -49,7 +49,7 @@ def _refuse_surrogates(value: object, what: str) -> None:
         item = stack.pop()
         if isinstance(item, str):
             if _SURROGATE.search(item):
-                raise RuleError(f"{what} holds a lone surrogate (not a character): use UTF-8 text")
+                raise RuleError(code)
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -65,9 +65,9 @@ def cmd_replay(args) -> str:
             with open(args.file, "rb") as handle:
                 text = handle.read()
     except OSError as error:
-        raise RuleError(f"cannot read {args.file}: {error.strerror}") from None
+        raise RuleError("file_unreadable", file=args.file, why=error.strerror) from None
     record = loads(text)
-    _refuse_surrogates(record, "the record")
+    _refuse_surrogates(record, "surrogate_in_record")
     return json.dumps(state_as_json(replay(record)), ensure_ascii=False)
 
 
@@ -76,7 +76,7 @@ def cmd_return_card(args) -> str:
     hand = parse_cards(args.hand)
     given = parse_cards(args.given)
     if not given:
-        raise RuleError("give at least one card")
+        raise RuleError("no_given_card")
     return format_cards(cards_to_return(hand, given))
 
 
@@ -131,14 +131,14 @@ def _error_json(error: RuleError) -> str:
 def main(argv: list[str] | None = None) -> int:
     try:
         argv = sys.argv[1:] if argv is None else argv
-        _refuse_surrogates(argv, "the command line")
+        _refuse_surrogates(argv, "surrogate_in_command_line")
         args = build_parser().parse_args(argv)
         output = args.run(args)
     except RuleError as error:
         print(_error_json(error))
         return 2
     except Exception as error:  # the contract: never a traceback, whatever the input
-        print(json.dumps(RuleError(f"internal error: {error!r}").as_json()))
+        print(json.dumps(RuleError("internal", error=repr(error)).as_json()))
         return 2
     print(output)
     return 0

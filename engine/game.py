@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .auction import Auction, CallMade, Entitlements
 from .calls import Call
-from .errors import RuleError, shown
+from .errors import RuleError
 from .exchange import Transfer, transfers
 from .placings import Outcome, place
 from .rulesets import ExchangeTiming, Rules
@@ -94,11 +94,11 @@ def _is_int(value: object) -> bool:
 
 def check_tricks(tricks: object, per_hand: int) -> Trio:
     if not (isinstance(tricks, list | tuple) and len(tricks) == 3 and all(map(_is_int, tricks))):
-        raise RuleError(f"tricks must be three whole numbers, one per seat, not {shown(tricks)}")
+        raise RuleError("tricks_not_three", value=tricks)
     if any(taken < 0 for taken in tricks):
-        raise RuleError(f"tricks cannot be negative: {list(tricks)}")
+        raise RuleError("tricks_negative", tricks=list(tricks))
     if sum(tricks) != per_hand:
-        raise RuleError(f"tricks must add up to {per_hand}, not {sum(tricks)}: {list(tricks)}")
+        raise RuleError("tricks_sum", total=per_hand, sum=sum(tricks), tricks=list(tricks))
     return tuple(tricks)
 
 
@@ -108,13 +108,11 @@ def check_last_tricks(winners: object, tricks: Trio) -> tuple[int, ...]:
     if not isinstance(winners, list | tuple) or not all(
         _is_int(seat) and 0 <= seat <= 2 for seat in winners
     ):
-        raise RuleError(f"last_tricks must be a list of seats (0, 1, 2), not {shown(winners)}")
+        raise RuleError("last_tricks_not_seats", value=winners)
     for seat in range(3):
         named = sum(1 for winner in winners if winner == seat)
         if named > tricks[seat]:
-            raise RuleError(
-                f"last_tricks names seat {seat} {named} times but it took {tricks[seat]} tricks"
-            )
+            raise RuleError("last_tricks_too_many", seat=seat, named=named, took=tricks[seat])
     return tuple(winners)
 
 
@@ -123,7 +121,7 @@ class Game:
 
     def __init__(self, rules: Rules, first_dealer: object = 0):
         if not _is_int(first_dealer) or first_dealer not in (0, 1, 2):
-            raise RuleError(f"first_dealer must be 0, 1 or 2, not {shown(first_dealer)}")
+            raise RuleError("first_dealer", value=first_dealer)
         self.rules = rules
         self.first_dealer = first_dealer
         self.dealer = first_dealer
@@ -157,7 +155,7 @@ class Game:
 
     def play(self, calls: object, tricks: object = None, last_tricks: object = None) -> Deal:
         if self.end:
-            raise RuleError("the game is already finished: no more deals")
+            raise RuleError("game_finished")
         auction = Auction.run(self.rules, self.dealer, self.entitlements, calls)
         common = dict(
             number=len(self.deals) + 1,
@@ -168,7 +166,7 @@ class Game:
         )
         if auction.redeal:
             if tricks is not None:
-                raise RuleError("a redeal has no tricks: everyone entitled to call passed")
+                raise RuleError("redeal_with_tricks")
             check_last_tricks(last_tricks, (0, 0, 0))
             deal = Deal(
                 **common,
@@ -182,7 +180,7 @@ class Game:
             )
         else:
             if tricks is None:
-                raise RuleError(f"tricks are missing: {auction.contract.call.name} was called")
+                raise RuleError("tricks_missing", call=auction.contract.call.name)
             taken = check_tricks(tricks, self.rules.tricks_per_hand)
             contract = auction.contract
             points = points_of(contract.call, common["targets"], taken)

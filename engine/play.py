@@ -13,12 +13,12 @@ from .errors import RuleError
 
 def _check_trick(trick: tuple[Card, ...], hand: tuple[Card, ...] = ()) -> None:
     if len(trick) > 2 and hand:
-        raise RuleError("the trick already has three cards")
+        raise RuleError("trick_full")
     if len(trick) > 3:
-        raise RuleError("a trick has at most three cards")
+        raise RuleError("trick_too_long")
     shared = set(trick) & set(hand)
     if shared:
-        raise RuleError(f"{min(shared)} is both in the hand and in the trick")
+        raise RuleError("card_in_hand_and_trick", card=str(min(shared)))
 
 
 def legal_cards(
@@ -26,7 +26,7 @@ def legal_cards(
 ) -> tuple[Card, ...]:
     """The cards of `hand` that may be played to `trick`, in the order of `hand`."""
     if not hand:
-        raise RuleError("the hand is empty")
+        raise RuleError("hand_empty")
     _check_trick(trick, hand)
     if not trick:
         return hand
@@ -50,7 +50,7 @@ def legal_cards(
 def trick_winner(trick: tuple[Card, ...], trump: Suit | None) -> int:
     """Index, in the order played, of the card that takes the trick (so far)."""
     if not trick:
-        raise RuleError("the trick is empty")
+        raise RuleError("trick_empty")
     _check_trick(trick)
     lead = trick[0].suit if trump is None or not any(c.suit == trump for c in trick) else trump
     return max(

@@ -16,20 +16,20 @@ from .rulesets import Rules
 def game_from_record(record: object) -> Game:
     """Replay a game record (parsed JSON); RuleError names the offending deal, if any."""
     if not isinstance(record, dict):
-        raise RuleError("a game record must be a JSON object")
+        raise RuleError("record_not_object")
     if "ruleset" not in record:
-        raise RuleError("the record has no ruleset")
+        raise RuleError("record_no_ruleset")
     rules = Rules.build(record["ruleset"], record.get("options"))
     game = Game(rules, record.get("first_dealer", 0))
     deals = record.get("deals", [])
     if not isinstance(deals, list):
-        raise RuleError("deals must be a list")
+        raise RuleError("deals_not_a_list")
     for number, deal in enumerate(deals, start=1):
         try:
             if not isinstance(deal, dict):
-                raise RuleError("a deal must be a JSON object")
+                raise RuleError("deal_not_object")
             if "calls" not in deal:
-                raise RuleError("the deal has no calls")
+                raise RuleError("deal_no_calls")
             game.play(deal["calls"], deal.get("tricks"), deal.get("last_tricks"))
         except RuleError as error:
             raise error.at_deal(number) from None
@@ -44,14 +44,14 @@ def loads(text: str | bytes) -> object:
     """Strict JSON: no NaN or Infinity, and any failure becomes a RuleError."""
 
     def reject_constant(name: str):
-        raise RuleError(f"{name} is not JSON")
+        raise RuleError("json_constant", name=name)
 
     try:
         return json.loads(text, parse_constant=reject_constant)
     except RuleError:
         raise
     except (ValueError, RecursionError) as error:
-        raise RuleError(f"malformed JSON: {error}") from None
+        raise RuleError("json_malformed", error=str(error)) from None
 
 
 def _transfers(transfers) -> list[dict]:

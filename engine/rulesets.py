@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 
 from . import calls as C
 from .calls import Call
-from .errors import RuleError, shown
+from .errors import RuleError
 
 
 class ExchangeTiming(enum.Enum):
@@ -80,13 +80,11 @@ class Ruleset:
         if overrides is None:
             return self.defaults
         if not isinstance(overrides, dict):
-            raise RuleError("options must be an object")
+            raise RuleError("options_not_object")
         changes = {}
         for name, value in overrides.items():
             if name not in OPTION_NAMES:
-                raise RuleError(
-                    f"unknown option {shown(name)} (options are: {', '.join(OPTION_NAMES)})"
-                )
+                raise RuleError("option_unknown", name=name, known=list(OPTION_NAMES))
             changes[name] = _OPTION_CHECKS[name](self, value)
         return replace(self.defaults, **changes)
 
@@ -118,9 +116,7 @@ def _positive_or_null(name: str):
     def check(ruleset: Ruleset, value: object) -> int | None:
         if value is None or (_is_int(value) and value > 0):
             return value
-        raise RuleError(
-            f"option {name} must be a positive whole number or null, not {shown(value)}"
-        )
+        raise RuleError("option_not_positive", name=name, value=value)
 
     return check
 
@@ -132,18 +128,15 @@ def _check_targets(ruleset: Ruleset, value: object) -> tuple[int, int, int]:
         or not all(_is_int(target) and target >= 0 for target in value)
         or sum(value) not in (16, 17)
     ):
-        raise RuleError(
-            "option targets must be three whole numbers ≥ 0 summing to 16 or 17, "
-            f"not {shown(value)}"
-        )
+        raise RuleError("option_targets", value=value)
     return tuple(value)
 
 
 def _check_pass_turns(ruleset: Ruleset, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RuleError(f"option pass_turns must be true or false, not {shown(value)}")
+        raise RuleError("option_pass_turns", value=value)
     if value and not ruleset.passes_per_game:
-        raise RuleError(f"option pass_turns needs a ruleset with passes; {ruleset.id} has none")
+        raise RuleError("pass_turns_without_passes", ruleset=ruleset.id)
     return value
 
 
@@ -151,9 +144,7 @@ def _check_exchange_order(ruleset: Ruleset, value: object) -> ExchangeOrder:
     try:
         return ExchangeOrder(value)
     except ValueError:
-        raise RuleError(
-            f'option exchange_order must be "target" or "points", not {shown(value)}'
-        ) from None
+        raise RuleError("option_exchange_order", value=value) from None
 
 
 _OPTION_CHECKS = {
@@ -233,7 +224,7 @@ RULESETS = {
 
 def ruleset_named(name: object) -> Ruleset:
     if not isinstance(name, str) or name not in RULESETS:
-        raise RuleError(f"unknown ruleset {shown(name)} (rulesets are: {', '.join(RULESETS)})")
+        raise RuleError("ruleset_unknown", name=name, known=list(RULESETS))
     return RULESETS[name]
 
 

@@ -183,20 +183,30 @@ def _exchange_view(
     return ExchangeView(note=note, sentences=[exchange_sentence(t, names) for t in transfers])
 
 
+def _calls_so_far(
+    game: engine.Game, calls: list[str], for_deal: int | None, upcoming: int
+) -> engine.Auction | None:
+    """The next deal's calls the page holds, or None when they no longer fit: they were made
+    for another deal, the rules refuse one, or they end in a redeal (recorded at once, a
+    redeal never waits on the page)."""
+    auction = game.auction()
+    if calls and for_deal != upcoming:
+        return None
+    try:
+        for name in calls:
+            auction = auction.call(name)
+    except engine.RuleError:
+        return None
+    return None if auction.redeal else auction
+
+
 def _deal_view(
     game: engine.Game, names: list[str], calls: list[str], for_deal: int | None
 ) -> DealView:
     upcoming = game.state().next
-    auction = game.auction()
+    auction = _calls_so_far(game, calls, for_deal, upcoming.number)
     calls_error = ""
-    try:
-        if calls and for_deal != upcoming.number:
-            raise engine.RuleError("another deal")
-        for name in calls:
-            auction = auction.call(name)
-        if auction.redeal:  # a redeal is recorded at once: it never waits on the page
-            raise engine.RuleError("redeal")
-    except engine.RuleError:
+    if auction is None:
         auction = game.auction()
         calls_error = _("Those calls no longer fit this deal: start the calls again.")
     passes = game.rules.ruleset.passes_per_game

@@ -1,81 +1,55 @@
 """Every refusal the engine can raise reaches a page in the page's language.
 
-The engine speaks English and carries no codes; scoring.rule_words lists each of its
-sentences. These tests read the engine's source for every `RuleError(...)` it raises and
-check that each one has a wording, that the wording has a Bulgarian translation, and that a
-real refusal is shown in Bulgarian with the players' names.
+The engine's refusals are typed (engine.errors: a code and plain params, English from its one
+catalogue MESSAGES); scoring.rule_words words each code through gettext. These tests check
+that every code the engine has is worded there, in English and in Bulgarian, that the page's
+wording names only params the engine gives, and that a real refusal is shown with the
+players' names.
 """
 
 from __future__ import annotations
 
-import ast
 import re
+import string
 from pathlib import Path
 
 import pytest
 from django.utils import translation
 
 import engine
+from engine.errors import MESSAGES
 from scoring import rule_words
 
 ROOT = Path(__file__).resolve().parents[2]
-# The command line's own messages never reach a page.
-ENGINE_FILES = sorted(p for p in (ROOT / "engine").glob("*.py") if p.name != "cli.py")
 
 
-def _template(node: ast.expr) -> str | None:
-    """The sentence an expression builds, with {} for each value put in."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value.replace("{", "{{").replace("}", "}}")
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for value in node.values:
-            if isinstance(value, ast.Constant):
-                parts.append(value.value)
-            else:
-                parts.append("{}")
-        return "".join(parts)
-    return None
+def _fields(template: str) -> dict[str, str | None]:
+    """Each param an English template names, with its conversion (!l: a list)."""
+    parsed = string.Formatter().parse(template)
+    return {field: conversion for _t, field, _s, conversion in parsed if field}
 
 
-def engine_sentences() -> set[str]:
-    """Every sentence a RuleError is raised with in engine/ (the returns of _why_not too, the
-    one helper whose result is raised)."""
-    found = set()
-    for path in ENGINE_FILES:
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and getattr(node.func, "id", None) == "RuleError"
-                and node.args
-            ):
-                template = _template(node.args[0])
-                if template is not None:
-                    found.add(template)
-            if isinstance(node, ast.FunctionDef) and node.name == "_why_not":
-                for inner in ast.walk(node):
-                    if isinstance(inner, ast.Return) and inner.value is not None:
-                        found.add(_template(inner.value))
-    return found
+def test_every_engine_code_has_a_wording():
+    assert len(MESSAGES) > 40
+    assert set(MESSAGES) - set(rule_words.WORDINGS) == set()
+    assert set(rule_words.WORDINGS) - set(MESSAGES) == set()  # a wording of no code is dead
 
 
-def _generic(source: str) -> str:
-    return re.sub(r"\{\w+\}", "{}", source)
-
-
-def test_the_engine_source_is_read():
-    sentences = engine_sentences()
-    assert len(sentences) > 30
-    assert "tricks must add up to {}, not {}: {}" in sentences
-    assert "seat {} has already called {} in this game" in sentences
-
-
-def test_every_engine_refusal_has_a_wording():
-    worded = {_generic(w.source) for w in rule_words.WORDINGS}
-    # f"{call.name} comes after {after}: ..." puts the two values in; the rest as written.
-    missing = sorted(engine_sentences() - worded)
-    assert missing == [], f"engine refusals with no wording in scoring/rule_words.py: {missing}"
+@pytest.mark.parametrize("code", sorted(MESSAGES))
+def test_every_code_renders_in_english_and_on_a_page(code):
+    """The engine's English and the page's words, filled in with a value for every param."""
+    params = {
+        field: ["a", "b"] if conversion == "l" else 1
+        for field, conversion in _fields(MESSAGES[code]).items()
+    }
+    error = engine.RuleError(code, **params)
+    assert error.message and "{" not in error.message
+    page_params = set(re.findall(r"%\((\w+)\)s", str(rule_words.WORDINGS[code]._args[0])))
+    assert page_params <= set(_fields(MESSAGES[code])), "the page names a param the engine lacks"
+    for language in ("en", "bg"):
+        with translation.override(language):
+            text = rule_words.rule_text(error, ["Ana", "Boris", "Vera"])
+        assert text and "%(" not in text and text != error.message
 
 
 def _catalogue_entries() -> dict[str, str]:
@@ -98,7 +72,7 @@ def _catalogue_entries() -> dict[str, str]:
 
 def test_every_wording_goes_through_the_bulgarian_catalogue():
     catalogue = _catalogue_entries()
-    texts = {w.text._args[0] for w in rule_words.WORDINGS}
+    texts = {wording._args[0] for wording in rule_words.WORDINGS.values()}
     untranslated = sorted(text for text in texts if not catalogue.get(text))
     assert untranslated == []
 
@@ -140,8 +114,10 @@ def test_real_refusals_are_worded_with_names(record, english):
     assert caught.value.message != english  # not the engine's own sentence
 
 
-def test_an_unknown_sentence_is_never_shown_in_english():
-    with translation.override("en"):
-        assert rule_words.rule_text(engine.RuleError("something new")) == (
-            "The rules do not allow this."
+def test_the_pages_quote_what_the_sender_wrote_as_the_engine_does():
+    with pytest.raises(engine.RuleError) as caught:
+        engine.parse_cards("AH ZZ")
+    with translation.override("bg"):
+        assert rule_words.rule_text(caught.value) == (
+            '"ZZ" не е карта: напишете стойността, после боята, например 10H или AS.'
         )

@@ -9,8 +9,10 @@ import pytest
 from django.utils import translation
 
 import tournaments
+from tournaments import standings
 from tournaments.common import errors
-from tournaments.common.messages import MESSAGES, render
+from tournaments.common.messages import MESSAGES, STANDINGS_CODES, render, standings_code
+from tournaments.standings.errors import MESSAGES as STANDINGS_MESSAGES
 
 
 class Params(dict):
@@ -67,3 +69,24 @@ def test_every_code_raised_is_in_the_catalogue():
     raised = _raised_codes()
     assert len(raised) > 30  # the services, walkouts, csv_import, event_settings
     assert {code for _module, code in raised} - set(MESSAGES) == set()
+
+
+def test_the_standings_refusals_an_organiser_can_cause_are_worded_by_code():
+    assert STANDINGS_CODES <= set(STANDINGS_MESSAGES)
+    assert STANDINGS_CODES <= set(MESSAGES)
+    with pytest.raises(standings.StandingsConfigError) as caught:
+        standings.Config(precedence=("lot", "score"))
+    assert standings_code(caught.value) == ("lot_not_last", {})
+    with translation.override("en"):
+        assert render(*standings_code(caught.value)) == (
+            "The drawing of lots must be the last tie-break: it separates everyone."
+        )
+
+
+def test_a_standings_refusal_no_organiser_causes_keeps_the_standings_words():
+    with pytest.raises(standings.StandingsConfigError) as caught:
+        standings.Config(seed="x")
+    assert standings_code(caught.value) == (
+        "standings_refused",
+        {"why": "seed must be an int, not 'x'"},
+    )

@@ -107,3 +107,14 @@ def test_a_refusal_is_worded_in_the_pages_language(case):
         bulgarian = error.value.message
     assert english not in bulgarian
     assert any("а" <= char <= "я" for char in bulgarian.lower()), bulgarian
+
+
+def test_an_organiser_page_words_the_engines_refusal_by_its_code():
+    """The organiser pages' one form flow: a refusal the rules engine is behind is worded from
+    its code in the page's language, not with the engine's English sentence inside."""
+    from tournaments.common.web.forms_flow import submit
+
+    with translation.override("bg"):
+        outcome = submit(None, event_create, club=club(), name="Friday", ruleset="belot")
+    assert outcome.status == 400
+    assert outcome.error == 'Сайтът не познава игра "belot".'

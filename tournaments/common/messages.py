@@ -4,9 +4,9 @@ Services raise tournaments.common.errors with a code and plain params; the words
 up when the error's `message` is read, in the language active then (the page's, or the
 site's default for what a worker stores). A test renders each code in Bulgarian.
 
-The standings module (pure, English) refuses settings with sentences that name its own
-fields; `standings_code` picks the code of the organiser's wording from the start of the
-sentence.
+The standings module (pure, English) refuses settings with its own typed errors (a code and
+params, tournaments.standings.errors); `standings_code` gives the code of the organiser's
+wording for each of them.
 """
 
 from __future__ import annotations
@@ -306,15 +306,18 @@ MESSAGES = {
     "casual_seats": _("a game needs three different players"),
 }
 
-#: (how the standings' sentence starts, the code of what the organiser reads)
-STANDINGS_SENTENCES = (
-    ("placing_points must not pay a lower place", "placing_points_order"),
-    ("placing_points must be three", "placing_points_three"),
-    ("a metric is listed twice", "metric_twice"),
-    ("lot must come last", "lot_not_last"),
-    ("unknown metric", "metric_unknown"),
-    ("precedence must be", "precedence_invalid"),
-    ("bye_policy must be", "bye_policy_invalid"),
+#: The standings' refusals of settings an organiser chooses: each is worded here under the
+#: standings' own code (tournaments.standings.errors).
+STANDINGS_CODES = frozenset(
+    {
+        "placing_points_order",
+        "placing_points_three",
+        "metric_twice",
+        "lot_not_last",
+        "metric_unknown",
+        "precedence_invalid",
+        "bye_policy_invalid",
+    }
 )
 
 
@@ -326,9 +329,7 @@ def render(code: str, params: dict) -> str:
 
 def standings_code(error: StandingsError) -> tuple[str, dict]:
     """The code (and params) of what to tell the organiser about settings the standings
-    refused."""
-    sentence = str(error)
-    for start, code in STANDINGS_SENTENCES:
-        if sentence.startswith(start):
-            return code, {}
-    return "standings_refused", {"why": sentence}
+    refused; one no organiser can cause (a bad seed) keeps the standings' own words."""
+    if error.code in STANDINGS_CODES:
+        return error.code, {}
+    return "standings_refused", {"why": error.message}

@@ -6,6 +6,7 @@ in `build`'s docstring, the knobs in `Config`.
 """
 
 from .build import build_standings, lot
+from .errors import StandingsConfigError, StandingsError, StandingsInputError
 from .values import (
     BYE_POLICIES,
     DEFAULT_PRECEDENCE,
@@ -14,9 +15,6 @@ from .values import (
     Config,
     GameResult,
     Row,
-    StandingsConfigError,
-    StandingsError,
-    StandingsInputError,
 )
 
 __all__ = [

@@ -44,7 +44,8 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
 
-from .values import METRICS, Bye, Config, GameResult, Row, StandingsInputError
+from .errors import StandingsInputError
+from .values import METRICS, Bye, Config, GameResult, Row
 
 
 def lot(seed: int, player: int) -> int:
@@ -124,9 +125,9 @@ def _roster(players: Iterable[int]) -> list[int]:
     seen: set[int] = set()
     for player in roster:
         if isinstance(player, bool) or not isinstance(player, int):
-            raise StandingsInputError(f"player ids must be ints, not {player!r}")
+            raise StandingsInputError("player_not_int", player=player)
         if player in seen:
-            raise StandingsInputError(f"player {player} is listed twice")
+            raise StandingsInputError("player_twice", player=player)
         seen.add(player)
     return roster
 
@@ -138,34 +139,34 @@ def _check_event(roster: list[int], games: list[GameResult], byes: list[Bye]) ->
     seated: dict[tuple[int, int], int | None] = {}  # (round, player) -> table; None: a bye
     for game in games:
         if (game.round, game.table) in tables:
-            raise StandingsInputError(f"round {game.round} table {game.table} has two results")
+            raise StandingsInputError("table_twice", round=game.round, table=game.table)
         tables.add((game.round, game.table))
         for player in game.players:
             slot = (game.round, player)
-            if slot in seated or player not in known:
-                raise StandingsInputError(_seating_problem(game, player, known, seated))
+            if player not in known:
+                raise StandingsInputError(
+                    "seated_stranger", round=game.round, table=game.table, player=player
+                )
+            if slot in seated:  # only tables so far: the byes come next
+                raise StandingsInputError(
+                    "plays_at_two_tables",
+                    player=player,
+                    round=game.round,
+                    other=seated[slot],
+                    table=game.table,
+                )
             seated[slot] = game.table
     for bye in byes:
         slot = (bye.round, bye.player)
         if bye.player not in known:
-            raise StandingsInputError(
-                f"round {bye.round}: bye for player {bye.player}, who is not in the event"
-            )
+            raise StandingsInputError("bye_stranger", round=bye.round, player=bye.player)
+        if slot in seated and seated[slot] is None:
+            raise StandingsInputError("bye_twice", player=bye.player, round=bye.round)
         if slot in seated:
-            where = "a second bye" if seated[slot] is None else f"table {seated[slot]}"
             raise StandingsInputError(
-                f"player {bye.player} has a bye in round {bye.round} and also {where}"
+                "bye_and_table", player=bye.player, round=bye.round, table=seated[slot]
             )
         seated[slot] = None
-
-
-def _seating_problem(game: GameResult, player: int, known: set[int], seated: dict) -> str:
-    where = f"round {game.round} table {game.table}"
-    if player not in known:
-        return f"{where}: player {player} is not in the event"
-    other = seated[game.round, player]
-    other_text = "a bye" if other is None else f"table {other}"
-    return f"player {player} plays twice in round {game.round}: {other_text} and table {game.table}"
 
 
 def _base_metrics(

@@ -1,4 +1,4 @@
-"""The plain values the standings are built from and made of, and the errors they raise.
+"""The plain values the standings are built from and made of (their refusals: errors.py).
 
 Everything is a small frozen dataclass of ints and strings so that a Celery task can build
 standings from stored results and the site can store the rows as JSON, with nothing in
@@ -9,6 +9,8 @@ what needs the whole event (a player at two tables in one round, ...) is checked
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from .errors import StandingsConfigError, StandingsInputError
 
 #: Every metric the build computes, in the order a row's `metrics` lists them.
 METRICS = (
@@ -24,18 +26,6 @@ METRICS = (
 BYE_POLICIES = ("zero", "second", "average")
 
 DEFAULT_PRECEDENCE = ("placing_points", "score", "firsts", "opponents", "head_to_head", "lot")
-
-
-class StandingsError(ValueError):
-    """Anything the standings refuse; a ValueError so callers that expect one still work."""
-
-
-class StandingsConfigError(StandingsError):
-    """A config the standings cannot follow (unknown metric, bad bye policy, ...)."""
-
-
-class StandingsInputError(StandingsError):
-    """Results, byes or players that cannot all be true of one event."""
 
 
 def _is_int(value: object) -> bool:
@@ -70,21 +60,21 @@ class GameResult:
                 object.__setattr__(self, name, value)
             if not _three_ints(value):
                 raise StandingsInputError(
-                    f"round {self.round} table {self.table}: {name} must be three ints, "
-                    f"not {value!r}"
+                    "result_not_three", round=self.round, table=self.table, field=name, value=value
                 )
         if not (_is_int(self.round) and _is_int(self.table)):
-            raise StandingsInputError(
-                f"a game's round and table must be ints, not {self.round!r}, {self.table!r}"
-            )
+            raise StandingsInputError("result_round_table", round=self.round, table=self.table)
         if len(set(self.players)) != 3:
             raise StandingsInputError(
-                f"round {self.round} table {self.table}: a player sits twice: {self.players}"
+                "result_seated_twice", round=self.round, table=self.table, players=self.players
             )
         if sorted(self.placings) != sorted(self.players):
             raise StandingsInputError(
-                f"round {self.round} table {self.table}: placings {self.placings} are not "
-                f"the table's players {self.players}"
+                "result_placings",
+                round=self.round,
+                table=self.table,
+                placings=self.placings,
+                players=self.players,
             )
 
 
@@ -103,12 +93,10 @@ class Bye:
 
     def __post_init__(self) -> None:
         if not (_is_int(self.round) and _is_int(self.player)):
-            raise StandingsInputError(
-                f"a bye's round and player must be ints, not {self.round!r}, {self.player!r}"
-            )
+            raise StandingsInputError("bye_not_ints", round=self.round, player=self.player)
         if self.policy is not None and self.policy not in BYE_POLICIES:
             raise StandingsInputError(
-                f"a bye's policy must be one of {', '.join(BYE_POLICIES)}, not {self.policy!r}"
+                "bye_policy_unknown", policy=self.policy, known=list(BYE_POLICIES)
             )
 
 
@@ -138,38 +126,27 @@ class Config:
             points = tuple(points)
             object.__setattr__(self, "placing_points", points)
         if not _three_ints(points):
-            raise StandingsConfigError(
-                f"placing_points must be three ints (first, second, third), not {points!r}"
-            )
+            raise StandingsConfigError("placing_points_three", value=points)
         if not points[0] >= points[1] >= points[2]:
-            raise StandingsConfigError(
-                f"placing_points must not pay a lower place more than a higher one: {points}"
-            )
+            raise StandingsConfigError("placing_points_order", points=points)
         if self.bye_policy not in BYE_POLICIES:
             raise StandingsConfigError(
-                f"bye_policy must be one of {', '.join(BYE_POLICIES)}, not {self.bye_policy!r}"
+                "bye_policy_invalid", value=self.bye_policy, known=list(BYE_POLICIES)
             )
         if not _is_int(self.seed):
-            raise StandingsConfigError(f"seed must be an int, not {self.seed!r}")
+            raise StandingsConfigError("seed_not_int", value=self.seed)
         precedence = self.precedence
         if isinstance(precedence, str) or not isinstance(precedence, tuple | list):
-            raise StandingsConfigError(
-                f"precedence must be a tuple of metric names, not {precedence!r}"
-            )
+            raise StandingsConfigError("precedence_invalid", value=precedence)
         precedence = tuple(precedence)
         object.__setattr__(self, "precedence", precedence)
         unknown = [name for name in precedence if name not in METRICS]
         if unknown:
-            raise StandingsConfigError(
-                f"unknown metric(s) in precedence: {', '.join(map(repr, unknown))}; "
-                f"known: {', '.join(METRICS)}"
-            )
+            raise StandingsConfigError("metric_unknown", unknown=unknown, known=list(METRICS))
         if len(set(precedence)) != len(precedence):
-            raise StandingsConfigError(f"a metric is listed twice in precedence: {precedence}")
+            raise StandingsConfigError("metric_twice", precedence=precedence)
         if "lot" in precedence and precedence[-1] != "lot":
-            raise StandingsConfigError(
-                f"lot must come last in precedence (it separates everyone): {precedence}"
-            )
+            raise StandingsConfigError("lot_not_last", precedence=precedence)
 
     @property
     def order(self) -> tuple[str, ...]:

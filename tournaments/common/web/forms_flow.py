@@ -17,6 +17,7 @@ from django import forms
 
 from config.api import KIND_STATUS
 from scoring.errors import ScoringError
+from scoring.rule_words import refusal
 from tournaments.common.errors import TournamentError
 
 #: What a service may refuse with: the organiser pages word both apps' errors.
@@ -70,7 +71,7 @@ def submit(
     try:
         result = service(**fixed, **values)
     except REFUSALS as error:
-        message = str(error.message)
+        message = refusal(error)  # an engine refusal behind it: worded by its code
         if form is not None:
             form.add_error(error_field, message)
         return Outcome(status=refusal_status(error), error=message)
