@@ -60,7 +60,7 @@ def test_the_log_page_in_bulgarian_words_a_merge_and_a_new_code(organised_event,
     page = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="bg").content.decode()
 
     assert "members_merged" not in page and "code_renewed" not in page
-    assert f"Втори запис на Мария Димитрова (#{gone.pk}) е слят с този." in page
+    assert f"Втори запис на Мария Димитрова (№{gone.pk}) е обединен с този." in page
     assert "Мария Димитрова: нов личен код." in page
 
 
