@@ -256,7 +256,7 @@ def test_home_page_in_bulgarian_from_accept_language(client):
     assert response.status_code == 200
     html = response.content.decode()
     assert '<html lang="bg">' in html
-    assert "Турнири и таблици с резултати" in html
+    assert "Турнири и листове с резултати" in html
     _assert_language_switch(html)
 
 

@@ -59,9 +59,9 @@ def entries_view(game: Game, entries: list[DealEntry]) -> list[EntryView]:
         EntryView(
             entry.number,
             entry.entered_at,
-            entry.entered_by,
+            actor_name(entry.entered_by),
             entry.undone_at,
-            entry.undone_by,
+            actor_name(entry.undone_by),
             entry_words(entry, names),
             entry.undone_at is not None
             and (entry.number, json.dumps(entry.as_record(), sort_keys=True)) in replaced,

@@ -314,7 +314,7 @@ def test_the_table_page_in_bulgarian(live_server, new_phone, screenshot):
     page = new_phone(locale="bg-BG")
     start_game(page, live_server, names=["Ана", "Борис", "Вера"])
     heading = deal_heading(page)
-    expect(heading).to_have_text("Раздаване 1 · игра 1 от 9")
+    expect(heading).to_have_text("Раздаване 1 · 1 от 9 в играта")
     expect(page.locator("html")).to_have_attribute("lang", "bg")
     tap_call(page, "pass")
     expect(heading).to_contain_text("Раздаване 2")

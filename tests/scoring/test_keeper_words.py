@@ -147,7 +147,7 @@ def test_bad_trick_counts_are_refused_in_the_products_words(keeper, language):
         assert re.search(r'class="errorlist"', body)
     expected = {
         "en": "Tricks are whole numbers from 0 to 16.",
-        "bg": "Взятките са цели числа от 0 до 16.",
+        "bg": "Ръцете са цели числа от 0 до 16.",
     }[language]
     assert expected in body
     # The organiser's (and the keeper's) correction form says it the same way.

@@ -536,7 +536,7 @@ def test_the_table_page_in_bulgarian(keeper):
     assert "купа · Boris" in body  # ... calls are
     assert ">купа</span>" in body and ">пика</span>" in body and ">без коз</span>" in body
     assert ">пас</span>" in body
-    assert "Таблица с резултатите" in body
+    assert "Лист с резултатите" in body
     assert "Раздаване 2" in body
     assert "Ana дава 1 карта на Boris" in body
     assert "hearts" not in body.replace('value="hearts"', "")

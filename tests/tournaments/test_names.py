@@ -119,7 +119,7 @@ def test_a_pasted_list_warns_of_near_names_among_themselves(organiser_client, or
         url(organised_event, "organise_players_paste"), {"names": pasted}
     )
     page = text(organiser_client.get(response["Location"]))
-    assert "3 players entered." in page and "Repeated names skipped (lines 4)." in page
+    assert "3 players entered." in page and "Repeated name skipped (line 4)." in page
     assert "“Георги Иванов” looks like “Georgi Ivanov”" in page
     assert entered(organised_event) == ["Georgi Ivanov", "Vera", "Георги Иванов"]
 

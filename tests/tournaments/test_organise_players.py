@@ -86,7 +86,7 @@ def test_a_pasted_list_enters_everyone_once(organiser_client, organised_event):
     )
     assert response.status_code == 302
     body = text(organiser_client.get(response["Location"]))
-    assert "2 players entered. 1 was already entered. Repeated names skipped (lines 5)." in body
+    assert "2 players entered. 1 was already entered. Repeated name skipped (line 5)." in body
     assert names(organised_event) == ["Player 001", "Player 002", "Player 003"]
 
 

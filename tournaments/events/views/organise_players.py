@@ -182,7 +182,14 @@ def players_paste(request, event: Event):
         )
     if parsed.duplicates:
         lines = ", ".join(str(line) for line, _name in parsed.duplicates)
-        parts.append(_("Repeated names skipped (lines %(lines)s).") % {"lines": lines})
+        parts.append(
+            ngettext(
+                "Repeated name skipped (line %(lines)s).",
+                "Repeated names skipped (lines %(lines)s).",
+                len(parsed.duplicates),
+            )
+            % {"lines": lines}
+        )
     messages.success(request, " ".join(parts))
     return _back(event, _filter(request))
 

@@ -152,7 +152,15 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         return _("Settings changed: %(settings)s.") % {"settings": changed}
     if action == "organiser_added":
         return _("%(username)s added as an organiser.") % {"username": data.get("username")}
-    return action
+    if action == "members_merged":
+        return _("A second record of %(name)s (#%(gone)s) merged into this one.") % {
+            **values,
+            "gone": data.get("gone"),
+        }
+    if action == "code_renewed":
+        # the service keeps the name itself: a code is renewed for a person, not a seat
+        return _("%(name)s: new personal code.") % {"name": data.get("player") or "?"}
+    return _("Other change (%(code)s).") % {"code": action}
 
 
 def _walkout_what(action: str, data: dict, names: dict[int, str], values: dict) -> str:
