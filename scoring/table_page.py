@@ -204,11 +204,12 @@ def _step_url(game: Game, view: TableView) -> str:
 
 
 def _poll_url(game: Game, view: TableView) -> str:
-    """What the keeper's page asks every few seconds: its own step (the call chosen stays
-    chosen) and the version it shows, answered 204 while that is still the game's."""
-    step = _step_url(game, view)
-    joiner = "&" if "?" in step else "?"
-    return f"{step}{joiner}{urlencode({'v': game.version})}"
+    """What the keeper's page asks every few seconds: the watchers' versioned check
+    (scoring.watch.sheet), as the keeper, with its own step (the call chosen stays chosen)."""
+    query = {"v": game.version, "keeper": 1}
+    if view.step == "tricks" and view.deal.calls_value:
+        query.update(deal=view.deal.number, calls=view.deal.calls_value)
+    return f"{reverse('scoring:sheet', args=[game.pk])}?{urlencode(query)}"
 
 
 def revalidated(response: HttpResponse) -> HttpResponse:

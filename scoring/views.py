@@ -15,7 +15,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.messages import get_messages
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
@@ -38,21 +38,7 @@ from .words import calls_from_text
 
 @require_GET
 def table(request, game_id: int):
-    """The table page: entry forms for the score-keeper, read-only for everyone else.
-
-    The keeper's page asks again every few seconds (htmx, `?v=` the version it shows): the
-    same one-query check as the watchers' poll answers 204 while the game is unchanged, else
-    the page's partial as it is now, saying what changed meanwhile (another phone's hand,
-    its "keep mine", an organiser's correction or substitution)."""
-    seen = _int(request.GET.get("v")) if request.htmx else None
-    if seen is not None:
-        mark = selectors.game_mark(game_id)
-        if mark is None:
-            raise Http404
-        if mark[0] == seen:
-            unchanged = HttpResponse(status=204)
-            patch_cache_control(unchanged, private=True, no_cache=True)
-            return unchanged
+    """The table page: entry forms for the score-keeper, read-only for everyone else."""
     game = game_or_404(game_id)
     keeper = is_keeper(request, game)
     # A message waiting for this session ("Deal 2 is corrected.") is said once, now: such a
@@ -78,12 +64,11 @@ def table(request, game_id: int):
 
 
 def _page(request, game: Game, keeper: bool) -> HttpResponse:
-    calls, for_deal, since = [], None, None
+    calls, for_deal = [], None
     if keeper:
         calls = calls_from_text(request.GET.get("calls"))
         for_deal = _int(request.GET.get("deal"))
-        since = _int(request.GET.get("v")) if request.htmx else None
-    return render_table(request, game, keeper=keeper, calls=calls, for_deal=for_deal, since=since)
+    return render_table(request, game, keeper=keeper, calls=calls, for_deal=for_deal)
 
 
 # --- changes: the score-keeper only -----------------------------------------------------------

@@ -22,12 +22,12 @@ def test_back_right_after_a_hand_lands_on_the_keepers_page(live_server, new_phon
     page = new_phone(javascript=javascript)
     table = start_game(page, live_server)
     play_deal(page, 1, "hearts", [4, 7, 5], javascript=javascript)
-    expect(deal_heading(page)).to_contain_text("Deal 2 ")
+    expect(deal_heading(page)).to_contain_text("Hand 2 ")
     page.go_back()
     expect(page).to_have_url(re.compile(r"/games/\d+/(\?.*)?$"))
     assert page.url.startswith(table)
     # The keeper's page as it is now (reloaded, not an old copy): deal 1 is recorded.
-    expect(deal_heading(page)).to_contain_text("Deal 2 ")
+    expect(deal_heading(page)).to_contain_text("Hand 2 ")
     expect(page.locator("form.new-game")).to_have_count(0)
 
 
@@ -36,11 +36,11 @@ def test_an_undo_says_so_once_in_the_success_style(live_server, new_phone):
     start_game(page, live_server)
     play_deal(page, 1, "hearts", [4, 7, 5])
     play_deal(page, 2, "spades", [5, 3, 8])
-    expect(deal_heading(page)).to_contain_text("Deal 3 ")
+    expect(deal_heading(page)).to_contain_text("Hand 3 ")
     page.locator('a[href*="/undo/"]').first.click()
-    page.locator("form button[type=submit]", has_text="Yes, undo deal 2").click()
+    page.locator("form button[type=submit]", has_text="Yes, undo hand 2").click()
     said = page.locator('.message.success[role="status"]')
-    expect(said).to_have_text("Deal 2 is undone.")
+    expect(said).to_have_text("Hand 2 is undone.")
     expect(page.locator(".alert:visible")).to_have_count(0)
     # The next action (htmx, the page is not reloaded) takes the message away.
     page.locator('button[name="call"][value="spades"]').click()

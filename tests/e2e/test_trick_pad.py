@@ -57,7 +57,8 @@ def start(page, live_server, names) -> Game:
 def play_hand(page, taps: Taps, number: int, call: str, counts, *, javascript: bool) -> int:
     """One ordinary hand by taps alone; returns how many it took."""
     before = taps.count
-    expect(page.locator("#deal-heading")).to_contain_text(f" {number} ")
+    # Named as the players count hands: deal 1 was redealt, so deal n is hand n - 1.
+    expect(page.locator("#deal-heading")).to_contain_text(f" {number - 1} ")
     taps.on(f'button[name="call"][value="{call}"]')
     taps.on(f'label[for="id_tricks_0_{counts[0]}"]')
     taps.on(f'label[for="id_tricks_1_{counts[1]}"]')

@@ -12,6 +12,7 @@ from django.utils import translation
 
 from scoring import services
 from scoring.models import Game
+from scoring.offline import is_cached_page
 
 from .test_views import create, page, text
 
@@ -76,7 +77,7 @@ def test_keep_mine_on_another_phone_reaches_the_first_phone_at_once_with_a_notic
     ]
     game.refresh_from_db()
     assert f'data-version="{game.version}"' in body
-    assert poll_url(body).endswith(f"v={game.version}")
+    assert f"v={game.version}&" in poll_url(body)
     assert keeper.get(poll_url(body), **HTMX).status_code == 204
 
 
@@ -132,12 +133,23 @@ def test_a_taps_answer_says_what_other_phones_did_but_not_its_own(keeper):
     assert "Hand 2 was recorded on another phone: calls: spades; tricks: Ana 5, Boris 3" in body
 
 
-def test_a_watcher_asking_with_a_version_gets_no_keepers_notice():
-    game = record(create(Client()), THREE[:1])
-    watcher = Client()
-    body = text(watcher.get(reverse("scoring:table", args=[game.pk]) + "?v=0", **HTMX))
-    assert meanwhile(body) == []
-    assert "keeper-poll" not in body
+def test_the_keepers_poll_is_never_a_watchers_nor_the_offline_copy_of_the_page(keeper):
+    game = record(create(keeper), THREE[:1])
+    url = poll_url(page(keeper, game))
+    # Not the table page's own address: the service worker keeps those answers as the
+    # page's offline copy, and a poll's (a 204, a part) must never replace it.
+    assert not is_cached_page(url.split("?")[0])
+    services.deal_record(game_id=game.pk, number=2, calls=["spades"], tricks=[5, 3, 8])
+    # A watcher asking as the keeper gets the watchers' partial: no forms, no notice.
+    watcher = text(Client().get(url, **HTMX))
+    assert meanwhile(watcher) == [] and "keeper-poll" not in watcher
+    assert 'class="call-form"' not in watcher
+    # The keeper's answer is its own, never kept for anyone else.
+    answer = keeper.get(url, **HTMX)
+    assert "no-store" in answer["Cache-Control"] and "Cookie" in answer["Vary"]
+    assert 'class="call-form"' in text(answer) and len(meanwhile(text(answer))) == 1
+    again = text(Client().get(url, **HTMX))
+    assert 'class="call-form"' not in again
 
 
 def test_the_notice_is_written_in_bulgarian(keeper):
