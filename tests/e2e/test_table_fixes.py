@@ -287,7 +287,8 @@ def test_two_phones_entering_the_same_deal_see_both_and_keep_either(
     # What the table recorded first is the primary choice; "Keep mine" the secondary.
     recorded_first = clash.get_by_role("link", name="Keep the recorded one")
     expect(recorded_first).to_have_class(re.compile(r"\bprimary\b"))
-    expect(clash.get_by_role("button", name="Keep mine")).to_have_class(re.compile(r"\bsecondary\b"))
+    keep_mine = clash.get_by_role("button", name="Keep mine")
+    expect(keep_mine).to_have_class(re.compile(r"\bsecondary\b"))
     expect(clash.locator(".clash-recorded")).to_contain_text("Ana 4, Boris 7, Vera 5")
     expect(clash.locator(".clash-mine")).to_contain_text("Ana 5, Boris 6, Vera 5")
     check_screen(second, "table-two-phones")
