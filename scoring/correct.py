@@ -1,6 +1,7 @@
-"""Correcting a recorded deal from the pages: the keeper's table page
-links each row of the score sheet here, the organiser's page each live deal; two phones that
-recorded the same deal differently keep "mine" through here too.
+"""Correcting a recorded deal from the pages: the keeper's table page links each row of the
+score sheet here, the organiser's page each live deal; two phones that recorded the same deal
+differently keep "mine" through here too. The deal is named as the players count hands
+(presenters.numbering), and its tricks are tapped on the same pad as a hand's entry.
 
 Without JavaScript: the form is prefilled with the deal as recorded; a refusal comes back on
 the page naming the deal that no longer fits (scoring.rule_words); a correction redirects to
@@ -22,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from . import selectors, services
-from .forms import CorrectForm
+from .forms import COUNTED_SEAT, CorrectForm
 from .keeper import actor, can_manage, is_keeper
 from .pages import game_or_404, no_store, not_keeper, submit
 from .presenters.corrections import clash_view, correction_view
@@ -42,9 +43,13 @@ def _back(request, game) -> tuple[str, str]:
 
 
 def _initial(entry) -> dict:
+    """The deal as recorded: its calls, and its tricks tapped on the pad; the last seat's
+    count is left to be worked out as the rest (the page's script fills it in, so another
+    chip changes it too)."""
     initial = {"calls": ",".join(entry.calls)}
     for seat, count in enumerate(entry.tricks or []):
-        initial[f"tricks_{seat}"] = count
+        if seat != COUNTED_SEAT:
+            initial[f"tricks_{seat}"] = count
     return initial
 
 
@@ -77,14 +82,17 @@ def correct(request, game_id: int, number: int):
                 version=data["version"],
             ),
             names=names,
-            words=lambda failure, names: correction_refusal(failure, number, names),
+            words=lambda failure, names: correction_refusal(
+                failure, number, names, correction.entries
+            ),
             on_form=False,
         )
         if submitted.ok:
+            said = {"deal": correction.title}
             if submitted.result.created:
-                messages.success(request, _("Deal %(n)s is corrected.") % {"n": number})
+                messages.success(request, _("%(deal)s is corrected.") % said)
             else:
-                messages.info(request, _("Deal %(n)s already had these values.") % {"n": number})
+                messages.info(request, _("%(deal)s already had these values.") % said)
             return redirect(back_url)
         error, status = submitted.message, submitted.status
         if submitted.refused is not None and submitted.refused.code == "deal_stale":
@@ -99,7 +107,11 @@ def correct(request, game_id: int, number: int):
     else:
         form = CorrectForm(initial=_initial(correction.entry), **kwargs)
     shorts = short_names(names)
-    seats = [{"name": name, "short": short} for name, short in zip(names, shorts, strict=True)]
+    targets = [target for _name, target in correction.targets]
+    seats = [
+        {"name": name, "short": short, "target": target}
+        for name, short, target in zip(names, shorts, targets, strict=True)
+    ]
     context = {
         "game": game,
         "clash": clash,
@@ -111,6 +123,7 @@ def correct(request, game_id: int, number: int):
         "can_manage": can_manage(request.user, game),
         "back": back,
         "back_url": back_url,
+        "per_hand": per_hand,
     }
     if game.confirmed and request.method == "POST":
         status = 409

@@ -11,6 +11,7 @@ The JSON API keeps the engine's own sentence, which its contract promises.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
@@ -18,6 +19,7 @@ from django.utils.translation import gettext_lazy
 
 import engine
 
+from .presenters.numbering import deal_name, deal_title
 from .words import call_label, ruleset_label
 
 if TYPE_CHECKING:
@@ -154,19 +156,29 @@ def refusal(error: ScoringError, names: list[str] | None = None) -> str:
     return str(error.message)
 
 
-def correction_refusal(error: ScoringError, number: int, names: list[str]) -> str:
+def correction_refusal(
+    error: ScoringError, number: int, names: list[str], entries: Sequence = ()
+) -> str:
     """A correction the replay refuses: which deal fails (deal `number` itself, or a later
-    one that no longer fits), and why."""
+    one that no longer fits), and why; each named as the players count hands among the live
+    `entries` (presenters.numbering)."""
     rule = error.rule
     if rule is None or rule.deal is None:
         return refusal(error, names)
-    values = {"deal": rule.deal, "n": number, "why": rule_text(rule, names)}
+    values = {
+        "deal": deal_name(entries, rule.deal),
+        "n": deal_name(entries, number),
+        "why": rule_text(rule, names),
+    }
     if rule.deal == number:
-        return _("Nothing was saved. Deal %(deal)s cannot be so: %(why)s") % values
+        return _("Nothing was saved. %(deal)s cannot be so: %(why)s") % {
+            **values,
+            "deal": deal_title(entries, rule.deal),
+        }
     return (
         _(
-            "Nothing was saved. With deal %(n)s corrected, deal %(deal)s no longer fits: "
-            "%(why)s Correct deal %(deal)s first, then deal %(n)s."
+            "Nothing was saved. With %(n)s corrected, %(deal)s no longer fits: "
+            "%(why)s Correct %(deal)s first, then %(n)s."
         )
         % values
     )

@@ -23,6 +23,7 @@ from .models import Game, Quorum
 from .pages import keeper_link
 from .presenters.confirmations import board as confirmations_board
 from .presenters.corrections import ClashView, corrections
+from .presenters.meanwhile import changed_since
 from .presenters.place import place_line, place_of
 from .presenters.table import TableView, table_view
 from .signals import Identity, identity_at
@@ -88,9 +89,13 @@ def render_table(
     status: int = 200,
     partial: bool | None = None,
     clash: ClashView | None = None,
+    since: int | None = None,
+    own: int | None = None,
 ) -> HttpResponse:
     """The table page (or its `game` partial) from a fresh replay of the live deals; its score
-    sheet is rendered once per version and language (scoring.tables.sheet_html)."""
+    sheet is rendered once per version and language (scoring.tables.sheet_html). For the
+    keeper, `since` is the version the phone showed: what changed after it (but the phone's
+    `own` change) is said at the top (presenters.meanwhile)."""
     entries = selectors.all_entries(game)  # one query: the live deals and any undone ones
     live = sorted((entry for entry in entries if entry.undone_at is None), key=_number)
     view = table_view(game, live, calls=calls, for_deal=for_deal)
@@ -152,6 +157,8 @@ def render_table(
         "clash": clash,
         "corrections": corrections(game) if replaced else [],
         "undo_query": urlencode({"deal": view.last_deal_number, "v": game.version}),
+        "meanwhile": changed_since(game, since, own=own) if keeper else [],
+        "poll_url": _poll_url(game, view) if keeper else "",
         # Who confirmed the result (phone-neutral: the watchers' partial is shared).
         "board": board or (confirmations_board(game) if view.placings else None),
         **extra,
@@ -194,6 +201,15 @@ def _step_url(game: Game, view: TableView) -> str:
     if view.step == "tricks" and view.deal.calls_value:
         return f"{url}?{urlencode({'deal': view.deal.number, 'calls': view.deal.calls_value})}"
     return url
+
+
+def _poll_url(game: Game, view: TableView) -> str:
+    """What the keeper's page asks every few seconds: the watchers' versioned check
+    (scoring.watch.sheet), as the keeper, with its own step (the call chosen stays chosen)."""
+    query = {"v": game.version, "keeper": 1}
+    if view.step == "tricks" and view.deal.calls_value:
+        query.update(deal=view.deal.number, calls=view.deal.calls_value)
+    return f"{reverse('scoring:sheet', args=[game.pk])}?{urlencode(query)}"
 
 
 def revalidated(response: HttpResponse) -> HttpResponse:

@@ -1,4 +1,5 @@
-"""The running score sheet: one row per deal (redeals included), one column per player.
+"""The running score sheet: one row per deal (redeals included, numbered by the hand they
+dealt again: presenters.numbering), one column per player.
 
 Built here as plain values, each cell's HTML made once, and laid out by one small template
 (scoring/sheet_table.html): the sheet is rendered for every new version of every game a phone
@@ -24,6 +25,8 @@ from django.utils.translation import get_language, gettext
 
 from config.memory import Recent
 from config.release import RELEASE
+
+from .presenters.numbering import hand_name
 
 TEMPLATE = "scoring/sheet_table.html"
 
@@ -63,18 +66,20 @@ def _seat_heading(name: str, short: str) -> SafeString:
     )
 
 
-def _number(number: int, correct_game: int | None) -> SafeString | int:
-    """The deal's number; for the keeper, a link to correct that deal (no JavaScript)."""
+def _number(record: dict, correct_game: int | None) -> SafeString | int:
+    """The hand's number as the players count it (a redeal: the hand dealt again,
+    presenters.numbering); for the keeper, a link to correct that deal (no JavaScript)."""
+    hand = record["hand"]
     if correct_game is None:
-        return number
-    label = gettext("Correct deal %(n)s") % {"n": number}
+        return hand
+    label = gettext("Correct %(deal)s") % {"deal": hand_name(hand, record["redeal"])}
     return format_html(
         '<a class="correct-link" href="{}" aria-label="{}" title="{}">{}'
         '<span class="correct-mark" aria-hidden="true">✎</span></a>',
-        reverse("scoring:correct", args=[correct_game, number]),
+        reverse("scoring:correct", args=[correct_game, record["number"]]),
         label,
         label,
-        number,
+        hand,
     )
 
 
@@ -96,7 +101,7 @@ def _row(record: dict, correct_game: int | None) -> SheetRow:
         gettext("dealer: %(name)s") % {"name": record["dealer"]},
     )
     return SheetRow(
-        number=_number(record["number"], correct_game),
+        number=_number(record, correct_game),
         call=call,
         redeal=record["redeal"],
         cells=tuple(_cell(record[f"seat{seat}"]) for seat in range(3)),

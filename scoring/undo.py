@@ -12,6 +12,7 @@ from .forms import UndoForm
 from .keeper import actor, is_keeper
 from .messages import render as render_message
 from .pages import game_or_404, no_store, not_keeper, submit
+from .presenters.numbering import deal_name, deal_title
 from .presenters.table import undo_summary
 
 
@@ -50,8 +51,8 @@ def undo(request, game_id: int):
             on_form=False,
         )
         if submitted.ok:
-            number = form.cleaned_data["deal"]
-            messages.success(request, _("Deal %(n)s is undone.") % {"n": number})
+            title = deal_title(entries, form.cleaned_data["deal"])
+            messages.success(request, _("%(deal)s is undone.") % {"deal": title})
             return redirect("scoring:table", game_id=game.id)
         error = submitted.message or _("Nothing to undo.")
         status, stale = submitted.status, True
@@ -70,6 +71,7 @@ def undo(request, game_id: int):
         "form": UndoForm(initial={"deal": last, "version": game.version}),
         "summary": undo_summary(game, entries),
         "number": last,
+        "deal_name": deal_name(entries, last),
         "locked": game.confirmed,
         "stale": stale,
         "error": error,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.messages import get_messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -29,6 +30,7 @@ from .keeper import actor, can_manage, is_keeper, keep_release, keeper_key  # no
 from .models import Game
 from .pages import game_or_404, no_store, not_keeper, submit
 from .presenters.corrections import clash_view
+from .presenters.meanwhile import changed_since
 from .signals import identity_at
 from .table_page import etag, render_table
 from .words import calls_from_text
@@ -93,17 +95,21 @@ def keeper_post(view_func):
     return wrapper
 
 
-def _done(request, game: Game) -> HttpResponse:
+def _done(request, game: Game, since: int | None = None) -> HttpResponse:
     """After a change: the fresh partial for htmx, else redirect to the table page.
 
     Either way the change is a new step of the phone's history (a redirect after a POST is
     one; htmx is told to push the page), so Back right after recording a hand lands on the
-    keeper's page, reloaded as it is now, not on the form before it (the PIN, the new game)."""
+    keeper's page, reloaded as it is now, not on the form before it (the PIN, the new game).
+    What other phones changed since the version this phone showed (`since`) is said with it:
+    this phone's own change is the game's latest version."""
     if request.htmx:
-        response = render_table(request, game, keeper=True)
+        response = render_table(request, game, keeper=True, since=since, own=game.version)
         response.headers.pop("HX-Replace-Url", None)
         response["HX-Push-Url"] = reverse("scoring:table", args=[game.id])
         return response
+    for line in changed_since(game, since, own=game.version):
+        messages.info(request, line)
     return redirect("scoring:table", game_id=game.id)
 
 
@@ -146,7 +152,7 @@ def call(request, game: Game):
         status = submitted.status
         return render_table(request, game, keeper=True, errors=errors, status=status, clash=clash)
     if submitted.result is not None:  # a redeal, recorded
-        return _done(request, submitted.result.game)
+        return _done(request, submitted.result.game, form.cleaned_data["version"])
     number = form.cleaned_data["deal"]
     calls = [*form.cleaned_data["calls"], form.cleaned_data["call"]]
     if request.htmx:
@@ -175,7 +181,7 @@ def deal(request, game: Game):
         names=names,
     )
     if submitted.ok:
-        return _done(request, submitted.result.game)
+        return _done(request, submitted.result.game, form.cleaned_data["version"])
     if submitted.refused is not None:
         data = form.cleaned_data
         clash = _clash(game, submitted, data["deal"], data["calls"], data["tricks"])
@@ -211,7 +217,7 @@ def last_tricks(request, game: Game):
         names=names,
     )
     if submitted.ok:
-        return _done(request, submitted.result.game)
+        return _done(request, submitted.result.game, form.cleaned_data["version"])
     forms = {"last_tricks": form}
     return render_table(request, game, keeper=True, forms=forms, status=submitted.status)
 

@@ -8,15 +8,17 @@ import segno
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from config.release import RELEASE
 
 from . import selectors
-from .pages import game_or_404
+from .keeper import is_keeper
+from .pages import game_or_404, no_store
 from .table_page import render_table, revalidated
+from .words import calls_from_text
 
 #: How long a watchers' partial is kept. It is keyed by the game's version (and save time),
 #: so it never goes out of date; this only bounds the memory of finished games.
@@ -32,7 +34,13 @@ def _sheet_key(game_id: int, mark: tuple[int, float]) -> str:
 def sheet(request, game_id: int):
     """The watchers' poll: 204 while the game's version is unchanged (one query, for the
     version alone), else the partial for that version, rendered once per version and
-    language and kept: a table's three phones each ask for every version."""
+    language and kept: a table's three phones each ask for every version.
+
+    The keeper's page asks the same check (`keeper=1`, with its step: the call chosen): a
+    change it did not make (another phone's hand or "keep mine", an organiser's correction,
+    a substitution) answers the keeper's partial as it is now, saying what changed since the
+    version it showed; never kept, never a watcher's. (Not the table page's own address: the
+    service worker keeps that one's answers as the page's offline copy.)"""
     mark = selectors.game_mark(game_id)
     if mark is None:
         raise Http404
@@ -40,6 +48,10 @@ def sheet(request, game_id: int):
         response = HttpResponse(status=204)
         patch_cache_control(response, no_cache=True)
         return response
+    if request.GET.get("keeper"):
+        game = game_or_404(game_id)
+        if is_keeper(request, game):
+            return _keeper_partial(request, game)
     html = cache.get(_sheet_key(game_id, mark))
     if html is None:
         game = game_or_404(game_id)  # may be newer still: kept under its own version
@@ -48,6 +60,27 @@ def sheet(request, game_id: int):
         cache.set(_sheet_key(game.pk, saved), response.content, SHEET_SECONDS)
         return response
     return revalidated(HttpResponse(html))
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _keeper_partial(request, game) -> HttpResponse:
+    response = render_table(
+        request,
+        game,
+        keeper=True,
+        partial=True,
+        calls=calls_from_text(request.GET.get("calls")),
+        for_deal=_int(request.GET.get("deal")),
+        since=_int(request.GET.get("v")),
+    )
+    patch_vary_headers(response, ("Cookie",))
+    return no_store(response)
 
 
 @require_GET

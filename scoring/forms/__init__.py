@@ -307,6 +307,7 @@ def _chips_field(name: str, per_hand: int, seat: int, required: bool = True):
         choices=[(count, str(count)) for count in range(per_hand + 1)],
         widget=forms.RadioSelect(attrs={"class": "chip-input", "data-seat": seat}),
         required=required,
+        empty_value=None,
         error_messages={
             "required": _("Tap the tricks of %(name)s.") % {"name": name},
             "invalid_choice": tricks_words(per_hand),
@@ -336,7 +337,9 @@ def _tricks_field(name: str, per_hand: int, seat: int, required: bool = True):
 
 class CorrectForm(TableForm):
     """A recorded deal as it should have been: how the calls went (one of the ways the rules
-    allow at that deal) and, unless they ended in a redeal, each player's tricks."""
+    allow at that deal) and, unless they ended in a redeal, each player's tricks on the same
+    pad as a hand's entry (TricksForm): chips for each seat but the last, whose count is the
+    rest. For a redeal the tricks are left as they are: a redeal has none."""
 
     calls = forms.ChoiceField(label=_("The calls"), widget=_radio())
     version = version_field()
@@ -347,7 +350,8 @@ class CorrectForm(TableForm):
         self.redeals = {choice.value for choice in choices if choice.redeal}
         self.fields["calls"].choices = [(choice.value, choice.label) for choice in choices]
         for seat, name in enumerate(names):
-            self.fields[f"tricks_{seat}"] = _tricks_field(name, per_hand, seat, required=False)
+            field = _tricks_field if seat == COUNTED_SEAT else _chips_field
+            self.fields[f"tricks_{seat}"] = field(name, per_hand, seat, required=False)
 
     def seat_fields(self):
         return [self[f"tricks_{seat}"] for seat in range(3)]
@@ -362,10 +366,12 @@ class CorrectForm(TableForm):
             data["tricks"] = None
             return data
         tricks = [data.get(f"tricks_{seat}") for seat in range(3)]
-        if None in tricks:
-            if not any(self.has_error(f"tricks_{seat}") for seat in range(3)):
-                raise forms.ValidationError(_("Enter each player's tricks."))
+        if any(self.has_error(f"tricks_{seat}") for seat in range(3)):
             return data
+        if None in tricks[:COUNTED_SEAT] + tricks[COUNTED_SEAT + 1 :]:
+            raise forms.ValidationError(_("Tap each player's tricks."))
+        if tricks[COUNTED_SEAT] is None:
+            tricks[COUNTED_SEAT] = max(self.per_hand - sum(t or 0 for t in tricks), 0)
         check_tricks_add_up(tricks, self.per_hand)
         data["tricks"] = tricks
         return data

@@ -11,6 +11,7 @@ import engine
 from .. import selectors
 from ..models import DealEntry, Game, GameChange
 from ..words import actor_name, calls_text, seats_text
+from .numbering import deal_name, deal_title, hand_of, hand_title, tricks_of
 from .sentences import call_made
 
 
@@ -64,11 +65,14 @@ def deal_words(game: Game, before: list[DealEntry], calls: object, tricks: objec
 @dataclass(frozen=True)
 class CorrectionView:
     number: int
+    title: str  # the deal as the players name it: "Hand 3" (presenters.numbering)
+    name: str  # ... inside a sentence: "hand 3"
     dealer_name: str
     targets: list[tuple[str, int]]  # name, target
     recorded: str  # the deal as it stands, in words
     choices: list[CallsChoice]
     entry: DealEntry
+    entries: list[DealEntry]  # the live deals it is one of
 
 
 def correction_view(game: Game, number: int) -> CorrectionView | None:
@@ -83,11 +87,14 @@ def correction_view(game: Game, number: int) -> CorrectionView | None:
     entry = entries[number - 1]
     return CorrectionView(
         number=number,
+        title=deal_title(entries, number),
+        name=deal_name(entries, number),
         dealer_name=names[upcoming.dealer],
         targets=[(names[seat], upcoming.targets[seat]) for seat in range(3)],
         recorded=deal_words(game, before, entry.calls, entry.tricks),
         choices=calls_choices(game, before),
         entry=entry,
+        entries=entries,
     )
 
 
@@ -97,6 +104,7 @@ class ClashView:
     was shown): both versions, side by side."""
 
     number: int
+    title: str  # the deal as the players name it (presenters.numbering)
     recorded: str
     mine: str
     calls: str  # what this phone sent, for the "keep mine" form
@@ -127,11 +135,13 @@ def clash_view(
     chosen = {"number": number, "mine": mine, "calls": ",".join(calls), "tricks": tricks}
     if number > len(entries):
         recorded = _("Not on the score sheet: undone on another phone.")
-        return ClashView(recorded=recorded, undone=True, **chosen)
+        title = hand_title(hand_of(tricks_of(entries), number), tricks is None)
+        return ClashView(title=title, recorded=recorded, undone=True, **chosen)
     entry = entries[number - 1]
     if (entry.calls, entry.tricks) == (calls, tricks):
         return None
-    return ClashView(recorded=deal_words(game, before, entry.calls, entry.tricks), **chosen)
+    recorded = deal_words(game, before, entry.calls, entry.tricks)
+    return ClashView(title=deal_title(entries, number), recorded=recorded, **chosen)
 
 
 @dataclass(frozen=True)
@@ -141,12 +151,14 @@ class CorrectionNote:
     number: int
     before: str
     after: str
+    title: str = ""  # the deal as the players name it (presenters.numbering)
 
 
 def corrections(game: Game, changes: list[GameChange] | None = None) -> list[CorrectionNote]:
     """The corrections made to the game's deals, oldest first: who, when, before → after."""
     changes = selectors.game_history(game) if changes is None else changes
     names = list(game.players)
+    entries = None
     notes = []
     for change in changes:
         if change.action != GameChange.Action.DEAL_CORRECTED:
@@ -157,7 +169,10 @@ def corrections(game: Game, changes: list[GameChange] | None = None) -> list[Cor
             deal = data.get(key) or {}
             words.append(deal_record_words(deal, names))
         who = actor_name(change.actor)
-        notes.append(CorrectionNote(change.at, who, change.deal_number, *words))
+        if entries is None:
+            entries = selectors.live_entries(game)
+        title = deal_title(entries, change.deal_number or 0)
+        notes.append(CorrectionNote(change.at, who, change.deal_number, *words, title))
     return notes
 
 

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from .. import selectors
 from ..models import DealEntry, Game, GameChange
 from ..words import actor_name, calls_text, placings_text, seats_text, winners_text
 from .corrections import deal_record_words
+from .numbering import deal_name, hand_of, tricks_of
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,7 @@ class ChangeView:
     deal: int | None
     detail: str
     reason: str
+    deal_name: str = ""  # the deal as the players name it: "hand 3" (presenters.numbering)
 
 
 def entry_words(entry: DealEntry, names: list[str]) -> str:
@@ -44,6 +47,7 @@ class EntryView:
     undone_by: str
     words: str
     replaced: bool = False  # undone by a correction, not by an undo
+    hand: str = ""  # the hand it is (a redeal: the hand dealt again), presenters.numbering
 
 
 def entries_view(game: Game, entries: list[DealEntry]) -> list[EntryView]:
@@ -55,6 +59,7 @@ def entries_view(game: Game, entries: list[DealEntry]) -> list[EntryView]:
         (change.deal_number, json.dumps((change.data or {}).get("before"), sort_keys=True))
         for change in corrected
     }
+    tricks = tricks_of([entry for entry in entries if entry.undone_at is None])
     return [
         EntryView(
             entry.number,
@@ -65,9 +70,14 @@ def entries_view(game: Game, entries: list[DealEntry]) -> list[EntryView]:
             entry_words(entry, names),
             entry.undone_at is not None
             and (entry.number, json.dumps(entry.as_record(), sort_keys=True)) in replaced,
+            _hand_cell(hand_of(tricks, entry.number), entry.tricks is None),
         )
         for entry in entries
     ]
+
+
+def _hand_cell(hand: int, redeal: bool) -> str:
+    return _("%(n)s (dealt again)") % {"n": hand} if redeal else str(hand)
 
 
 def change_detail(change: GameChange, names: list[str]) -> str:
@@ -100,6 +110,7 @@ def change_detail(change: GameChange, names: list[str]) -> str:
 
 def history(game: Game, changes: list[GameChange]) -> list[ChangeView]:
     names = list(game.players)
+    live = selectors.live_entries(game)
     return [
         ChangeView(
             at=change.at,
@@ -108,6 +119,7 @@ def history(game: Game, changes: list[GameChange]) -> list[ChangeView]:
             deal=change.deal_number,
             detail=change_detail(change, names),
             reason=change.reason,
+            deal_name=deal_name(live, change.deal_number) if change.deal_number else "",
         )
         for change in changes
     ]

@@ -20,6 +20,7 @@ from ..words import (
     short_names,
     signed,
 )
+from .numbering import deal_title, hand_title
 from .rulesets import end_sentences
 from .sentences import (
     CallMadeView,
@@ -146,11 +147,13 @@ def _goal_line(options: engine.Options, ruleset: engine.Ruleset) -> str:
     return " ".join(end_sentences(options, ruleset))
 
 
-def _deal_heading(number: int, hand: int, options: engine.Options) -> str:
-    values = {"deal": number, "hand": hand, "hands": options.hands}
+def _deal_heading(hand: int, options: engine.Options) -> str:
+    """The hand being entered, as the players count it (presenters.numbering): a redeal
+    deals the same hand again."""
+    values = {"hand": hand, "hands": options.hands}
     if options.hands is not None:
-        return _("Deal %(deal)s · hand %(hand)s of %(hands)s") % values
-    return _("Deal %(deal)s · hand %(hand)s") % values
+        return _("Hand %(hand)s of %(hands)s") % values
+    return hand_title(hand)
 
 
 def _exchange_view(
@@ -230,7 +233,7 @@ def _deal_view(
     view = DealView(
         number=upcoming.number,
         hand=upcoming.hand,
-        heading=_deal_heading(upcoming.number, upcoming.hand, game.rules.options),
+        heading=_deal_heading(upcoming.hand, game.rules.options),
         dealer_name=names[upcoming.dealer],
         seats=seats,
         exchange=_exchange_view(game, names, contract, upcoming.hand),
@@ -258,7 +261,9 @@ def _deal_view(
 def _sheet_rows(state: engine.GameState, names: list[str]) -> list[dict]:
     """One row per deal (redeals included), worded."""
     rows = []
+    played = 0
     for deal in state.deals:
+        played += 0 if deal.redeal else 1
         if deal.redeal:
             # One pass redeals at once, or (pass_turns) everyone passed.
             call = (
@@ -273,6 +278,8 @@ def _sheet_rows(state: engine.GameState, names: list[str]) -> list[dict]:
             }
         row = {
             "number": deal.number,
+            # The hand it is, or (redealt) the hand dealt again next: presenters.numbering.
+            "hand": played + 1 if deal.redeal else played,
             "dealer": names[deal.dealer],
             "call": call,
             "redeal": deal.redeal,
@@ -344,16 +351,17 @@ def undo_summary(game: Game, entries: list[DealEntry]) -> str:
     state = selectors.engine_game(game, entries).state()
     deal = state.deals[-1]
     names = list(game.players)
+    title = deal_title(entries, deal.number)
     if deal.redeal and len(deal.calls) == 1:
-        return _("Deal %(deal)s: a redeal (%(name)s passed).") % {
-            "deal": deal.number,
+        return _("%(deal)s: a redeal (%(name)s passed).") % {
+            "deal": title,
             "name": names[deal.calls[0].seat],
         }
     if deal.redeal:
-        return _("Deal %(deal)s: a redeal (everyone passed).") % {"deal": deal.number}
+        return _("%(deal)s: a redeal (everyone passed).") % {"deal": title}
     tricks = ", ".join(f"{names[seat]} {deal.tricks[seat]}" for seat in range(3))
-    return _("Deal %(deal)s: %(name)s called %(call)s; tricks %(tricks)s.") % {
-        "deal": deal.number,
+    return _("%(deal)s: %(name)s called %(call)s; tricks %(tricks)s.") % {
+        "deal": title,
         "name": names[deal.declarer],
         "call": call_label(deal.contract.name),
         "tricks": tricks,

@@ -7,6 +7,8 @@
  * it changes. The box can still be typed into: the first key typed after tapping into it
  * replaces the count instead of adding to it ("5", then 6, is 6, never 56). A form of three
  * typed boxes (older pages) works the same: two typed, the third filled in.
+ *
+ * The correction page's form is the same pad (form.tricks-form), so it works the same there.
  */
 (function () {
   "use strict";
@@ -139,7 +141,48 @@
   document.addEventListener("input", changed);
   document.addEventListener("change", changed);
 
+  /* The keeper's page is brought up to date by its poll (a GET that swaps the game's part)
+   * while the keeper may be tapping chips: those tapped for the same deal and calls stay
+   * tapped in the fresh part. */
+  var tapped = null;
+
+  function isGet(event) {
+    var config = (event.detail && event.detail.requestConfig) || {};
+    return String(config.verb || "").toLowerCase() === "get";
+  }
+
+  function valueOf(form, name) {
+    var input = form.querySelector('input[name="' + name + '"]');
+    return input ? input.value : null;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    tapped = null;
+    var form = document.querySelector("#game form.tricks-form");
+    if (!form || !isGet(event)) return;
+    tapped = {
+      deal: valueOf(form, "deal"),
+      calls: valueOf(form, "calls"),
+      ids: Array.prototype.map.call(form.querySelectorAll("input.chip-input:checked"), function (input) {
+        return input.id;
+      }),
+    };
+  });
+
+  function restoreTapped() {
+    var kept = tapped;
+    tapped = null;
+    var form = document.querySelector("#game form.tricks-form");
+    if (!kept || !form) return;
+    if (valueOf(form, "deal") !== kept.deal || valueOf(form, "calls") !== kept.calls) return;
+    kept.ids.forEach(function (id) {
+      var input = document.getElementById(id);
+      if (input && form.contains(input)) input.checked = true;
+    });
+  }
+
   function refresh() {
+    restoreTapped();
     document.querySelectorAll("form.tricks-form").forEach(function (form) {
       var any = seats(form).some(function (seat) {
         return seat.value !== null;

@@ -306,15 +306,20 @@ def test_a_club_evening_with_every_mishap(
     for call, tricks in FIVE:
         enter_hand(keeper, call, tricks)
     wrong_totals = sheet_totals(keeper)
-    keeper.get_by_role("link", name=t("Correct deal %(n)s", n=2)).click()
-    expect(keeper.get_by_role("heading", level=1)).to_have_text(t("Correct deal %(n)s", n=2))
-    expect(keeper.locator("input[name=tricks_1]")).to_have_value(str(FIVE[1][1][1]))
-    for seat, count in enumerate(HAND_2_RIGHT):
-        keeper.locator(f"input[name=tricks_{seat}]").fill(str(count))
+    hand = t("hand %(n)s", n=2)
+    keeper.get_by_role("link", name=t("Correct %(deal)s", deal=hand)).click()
+    expect(keeper.get_by_role("heading", level=1)).to_have_text(t("Correct %(deal)s", deal=hand))
+    # The entry's trick pad: the recorded counts tapped, the last one the rest.
+    recorded = FIVE[1][1]
+    expect(keeper.locator(f"#id_tricks_1_{recorded[1]}")).to_be_checked()
+    expect(keeper.locator("input[name=tricks_2]")).to_have_value(str(recorded[2]))
+    for seat, count in enumerate(HAND_2_RIGHT[:2]):
+        keeper.locator(f'label[for="id_tricks_{seat}_{count}"]').click()
+    expect(keeper.locator("input[name=tricks_2]")).to_have_value(str(HAND_2_RIGHT[2]))
     shoot("correct", keeper, check=False)
-    keeper.get_by_role("button", name=t("Save deal %(n)s", n=2)).click()
+    keeper.get_by_role("button", name=t("Save %(deal)s", deal=hand)).click()
     expect(keeper.locator(".message.success[role=status]")).to_contain_text(
-        t("Deal %(n)s is corrected.", n=2)
+        t("%(deal)s is corrected.", deal=t("Hand %(n)s", n=2))
     )
     game = first.game
     game.refresh_from_db()
@@ -331,7 +336,12 @@ def test_a_club_evening_with_every_mishap(
     # Who corrected it: the table's keeper, in the page's language (a Bulgarian page said
     # "поправено от table", the actor as stored).
     keeper_word = t("table", context="who changed a game: its score-keeper")
-    by = t("Deal %(n)s, corrected by %(who)s, %(when)s:", n=2, who=keeper_word, when="")
+    by = t(
+        "%(deal)s, corrected by %(who)s, %(when)s:",
+        deal=t("Hand %(n)s", n=2),
+        who=keeper_word,
+        when="",
+    )
     expect(note).to_contain_text(by.rstrip(" ,:"))
     if language == "bg":
         assert "table" not in note.inner_text()

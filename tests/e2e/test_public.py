@@ -133,4 +133,4 @@ def test_where_do_i_sit_without_javascript(live_server, event, new_phone, screen
     expect(phone.locator(".where")).to_have_text(re.compile(rf"Table {table_number}\s+seat {seat}"))
     check_screen(phone, "public-seat-nojs", None)
     phone.get_by_role("link", name="Follow your table's score sheet").click()
-    expect(phone.locator("#deal-heading")).to_have_text("Deal 1 · hand 1 of 9")
+    expect(phone.locator("#deal-heading")).to_have_text("Hand 1 of 9")

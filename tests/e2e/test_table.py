@@ -94,8 +94,9 @@ def in_view(page, selector: str, javascript=True) -> None:
         expect(page.locator(selector)).to_be_in_viewport(ratio=1)
 
 
-def play_deal(page, number: int, call: str, counts, *, javascript=True) -> None:
-    expect(deal_heading(page)).to_contain_text(f"Deal {number} ")
+def play_deal(page, hand: int, call: str, counts, *, javascript=True) -> None:
+    """Hand `hand` as the players count it (a redeal deals the same hand again)."""
+    expect(deal_heading(page)).to_contain_text(f"Hand {hand} ")
     in_view(page, ".call-buttons", javascript)
     tap_call(page, call)
     in_view(page, "form.tricks-form button[type=submit]", javascript)
@@ -141,13 +142,14 @@ def play_whole_game(page, *, javascript=True, screenshot=None, after_deal=None) 
     """From deal 1 to the confirmed result; `after_deal(n)` runs once deal n is recorded."""
     after = after_deal or (lambda number: None)
     heading = deal_heading(page)
-    expect(heading).to_have_text("Deal 1 · hand 1 of 9")
+    expect(heading).to_have_text("Hand 1 of 9")
     expect(page.get_by_role("heading", name="Boris calls")).to_be_visible()
     check_screen(page, "table-calls", screenshot)
 
     # Deal 1: Boris passes; the deal is redealt and recorded at once.
     tap_call(page, "pass")
-    expect(heading).to_have_text("Deal 2 · hand 1 of 9")
+    # One numbering, the players': after the redeal it is still the first hand.
+    expect(heading).to_have_text("Hand 1 of 9")
     expect(page.locator("table.sheet tr.redeal")).to_contain_text("Redeal: Boris passed.")
     expect(page.locator(".seat-card").nth(1)).to_contain_text("pass used")
     expect(page.locator('button[name="call"][value="pass"]')).to_have_count(0)
@@ -194,8 +196,8 @@ def play_whole_game(page, *, javascript=True, screenshot=None, after_deal=None) 
         expect(page.locator("#id_tricks_1_7")).to_be_checked()
         check_screen(page, "table-tricks-error", screenshot)
         rest.fill("")  # left empty, the rest is worked out
-    page.get_by_role("button", name="Record deal 2").click()
-    expect(heading).to_have_text("Deal 3 · hand 2 of 9")
+    page.get_by_role("button", name="Record hand 1").click()
+    expect(heading).to_have_text("Hand 2 of 9")
     after(2)
 
     # Deal 3: a card exchange is due, but not after no-trump; Vera calls no-trump.
@@ -207,14 +209,14 @@ def play_whole_game(page, *, javascript=True, screenshot=None, after_deal=None) 
     expect(page.locator(".calls-made")).to_contain_text("Vera called no-trump.")
     expect(exchange).to_contain_text("no card exchange this hand")
     type_tricks(page, [4, 4, 8], javascript=javascript)
-    page.get_by_role("button", name="Record deal 3").click()
-    expect(heading).to_have_text("Deal 4 · hand 3 of 9")
+    page.get_by_role("button", name="Record hand 2").click()
+    expect(heading).to_have_text("Hand 3 of 9")
     after(3)
 
     for number, (call, counts) in enumerate(LATER_DEALS, start=4):
-        play_deal(page, number, call, counts, javascript=javascript)
+        play_deal(page, number - 1, call, counts, javascript=javascript)
         if number < 10:
-            expect(heading).to_contain_text(f"Deal {number + 1} ")
+            expect(heading).to_contain_text(f"Hand {number} ")
         else:
             expect(heading).to_have_count(0)  # the game is over
         after(number)
@@ -254,7 +256,7 @@ def test_a_whole_blato_game_on_a_phone_watched_from_another(live_server, new_pho
     watcher = new_phone()
     watcher.clock.install()
     watcher.goto(url)
-    expect(watcher.locator("#deal-heading")).to_have_text("Deal 1 · hand 1 of 9")
+    expect(watcher.locator("#deal-heading")).to_have_text("Hand 1 of 9")
     expect(watcher.get_by_text("Waiting for the call of Boris.")).to_be_visible()
     expect(watcher.locator("button[name=call], form.tricks-form")).to_have_count(0)
     watcher.evaluate("window.stillTheSamePage = true")
@@ -268,7 +270,7 @@ def test_a_whole_blato_game_on_a_phone_watched_from_another(live_server, new_pho
         else:
             next_poll(watcher, lambda: expect(rows).to_have_count(number, timeout=2_000))
         if number < 10:
-            expect(watcher.locator("#deal-heading")).to_contain_text(f"Deal {number + 1} ")
+            expect(watcher.locator("#deal-heading")).to_contain_text(f"Hand {number} ")
         if number == 1:
             check_screen(watcher, "table-watcher", screenshot)
 
@@ -314,17 +316,17 @@ def test_the_table_page_in_bulgarian(live_server, new_phone, screenshot):
     page = new_phone(locale="bg-BG")
     start_game(page, live_server, names=["Ана", "Борис", "Вера"])
     heading = deal_heading(page)
-    expect(heading).to_have_text("Раздаване 1 · 1 от 9 в играта")
+    expect(heading).to_have_text("Раздаване 1 от 9")
     expect(page.locator("html")).to_have_attribute("lang", "bg")
     tap_call(page, "pass")
-    expect(heading).to_contain_text("Раздаване 2")
+    expect(heading).to_have_text("Раздаване 1 от 9")
     tap_call(page, "hearts")
     expect(page.locator(".calls-made")).to_contain_text("купа")
     type_tricks(page, [4, 7, 5])  # table.js words its hint from the page: Bulgarian too
     expect(page.locator(".tricks-sum")).to_contain_text("16")
     assert latin_words(page) == []
     page.locator("form.tricks-form button[type=submit]").click()
-    expect(heading).to_contain_text("Раздаване 3")
+    expect(heading).to_contain_text("Раздаване 2")
     expect(page.locator('button[name="call"][value="hearts"]')).to_have_text("♥купа")
     check_screen(page, "table-bulgarian", screenshot)
     assert latin_words(page) == []

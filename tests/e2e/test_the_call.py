@@ -20,7 +20,7 @@ def test_the_card_exchange_is_in_view_after_the_call(live_server, new_phone, jav
     start_game(page, live_server)
     record(game_of(page), [(["pass"], None), (["hearts"], [4, 7, 5])])
     page.reload()
-    expect(deal_heading(page)).to_contain_text("Deal 3 ")
+    expect(deal_heading(page)).to_contain_text("Hand 2 ")
     tap_call(page, "spades")  # Vera calls: Ana gives Boris a card before the play
     exchange = page.locator(".exchange")
     expect(exchange).to_contain_text("Before the play:")
@@ -38,8 +38,8 @@ def test_a_reload_mid_entry_keeps_the_call(live_server, phone):
     phone.reload()
     expect(phone.locator(".calls-made")).to_contain_text("Boris called hearts.")
     type_tricks(phone, [4, 7, 5])
-    phone.get_by_role("button", name="Record deal 1").click()
-    expect(deal_heading(phone)).to_contain_text("Deal 2 ")
+    phone.get_by_role("button", name="Record hand 1").click()
+    expect(deal_heading(phone)).to_contain_text("Hand 2 ")
     expect(phone).to_have_url(re.compile(r"/games/\d+/$"))  # the call is not carried on
     phone.reload()
     expect(phone.get_by_role("heading", name="Vera calls")).to_be_visible()

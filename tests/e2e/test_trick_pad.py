@@ -59,7 +59,8 @@ def start(page, live_server, names) -> Game:
 def play_hand(page, taps: Taps, number: int, call: str, counts, *, javascript: bool) -> int:
     """One ordinary hand by taps alone; returns how many it took."""
     before = taps.count
-    expect(page.locator("#deal-heading")).to_contain_text(f" {number} ")
+    # Named as the players count hands: deal 1 was redealt, so deal n is hand n - 1.
+    expect(page.locator("#deal-heading")).to_contain_text(f" {number - 1} ")
     taps.on(f'button[name="call"][value="{call}"]')
     taps.on(f'label[for="id_tricks_0_{counts[0]}"]')
     taps.on(f'label[for="id_tricks_1_{counts[1]}"]')
@@ -161,6 +162,6 @@ def test_typing_into_a_filled_in_count_replaces_it(live_server, phone):
     # Another chip makes the sum right again.
     phone.locator('label[for="id_tricks_1_6"]').click()
     expect(phone.locator(".tricks-sum")).to_have_class(re.compile(r"\bok\b"))
-    phone.get_by_role("button", name="Record deal 1").click()
-    expect(deal_heading(phone)).to_contain_text("Deal 2 ")
+    phone.get_by_role("button", name="Record hand 1").click()
+    expect(deal_heading(phone)).to_contain_text("Hand 2 ")
     assert DealEntry.objects.get().tricks == [4, 6, 6]

@@ -61,9 +61,11 @@ def post_correction(client, game, number, calls, tricks=None, **extra):
 def test_each_row_of_the_keepers_sheet_links_to_its_correction(keeper):
     game = record(create(keeper), FIVE)
     body = page(keeper, game)
-    for number in range(1, 6):
+    # Named as the players count hands: deal 4 was redealt, deal 5 is the fourth hand.
+    labels = ["hand 1", "hand 2", "hand 3", "hand 4 (dealt again)", "hand 4"]
+    for number, label in enumerate(labels, start=1):
         assert f'href="{correct_url(game, number)}"' in body
-        assert f'aria-label="Correct deal {number}"' in body
+        assert f'aria-label="Correct {label}"' in body
     watcher = Client().get(reverse("scoring:table", args=[game.pk]))
     assert "/correct/" not in text(watcher)
     assert Client().get(correct_url(game, 2)).status_code == 403
@@ -77,21 +79,25 @@ def test_the_correction_form_is_prefilled_and_corrects_three_hands_back(keeper):
     body = text(form)
     assert "Vera called spades. Tricks: Ana 5, Boris 3, Vera 8." in body
     assert re.search(r'value="spades"[^>]*checked', body)
-    assert re.search(r'name="tricks_1" value="3"', body)
+    # The trick pad of a hand's entry: chips tapped for the first two, the rest worked out.
+    assert re.search(r'name="tricks_0" value="5"[^>]*checked', body)
+    assert re.search(r'name="tricks_1" value="3"[^>]*checked', body)
+    assert re.search(r'type="number" name="tricks_2"(?![^>]*value=)', body)
+    assert '<form class="correct-form tricks-form"' in body
     response = post_correction(keeper, game, 2, "spades", [5, 8, 3])
     assert response.status_code == 302
     assert response["Location"] == reverse("scoring:table", args=[game.pk]) + "#sheet-heading"
     entry = DealEntry.objects.get(game=game, number=2, undone_at__isnull=True)
     assert entry.tricks == [5, 8, 3] and entry.entered_by == "table"
     body = page(keeper, game)
-    assert "Deal 2 is corrected." in body
-    assert "Deal 2, corrected by table" in body
+    assert "Hand 2 is corrected." in body
+    assert "Hand 2, corrected by table" in body
     assert "Ana 5, Boris 3, Vera 8</del> → <ins>" in body.replace("calls: spades; tricks: ", "")
     # Sent again: already so, nothing written twice.
     again = post_correction(keeper, game, 2, "spades", [5, 8, 3])
     assert again.status_code == 302
     assert game.changes.filter(action=GameChange.Action.DEAL_CORRECTED).count() == 1
-    assert "Deal 2 already had these values." in page(keeper, game)
+    assert "Hand 2 already had these values." in page(keeper, game)
 
 
 def test_a_correction_that_breaks_a_later_deal_names_it_and_saves_nothing(keeper):
@@ -99,8 +105,8 @@ def test_a_correction_that_breaks_a_later_deal_names_it_and_saves_nothing(keeper
     response = post_correction(keeper, game, 3, "pass")
     assert response.status_code == 400
     assert (
-        "Nothing was saved. With deal 3 corrected, deal 4 no longer fits: Ana has no pass "
-        "left. Correct deal 4 first, then deal 3." in text(response)
+        "Nothing was saved. With hand 3 corrected, hand 4 (dealt again) no longer fits: Ana "
+        "has no pass left. Correct hand 4 (dealt again) first, then hand 3." in text(response)
     )
     assert not DealEntry.objects.filter(undone_at__isnull=False).exists()
     with translation.override("bg"):
@@ -110,8 +116,12 @@ def test_a_correction_that_breaks_a_later_deal_names_it_and_saves_nothing(keeper
 
 def test_the_form_checks_the_tricks_and_the_calls(keeper):
     game = record(create(keeper), FIVE)
-    short = post_correction(keeper, game, 2, "spades", [5, 3])
-    assert short.status_code == 400 and "Enter each player&#x27;s tricks." in text(short)
+    short = post_correction(keeper, game, 2, "spades", [5])
+    assert short.status_code == 400 and "Tap each player&#x27;s tricks." in text(short)
+    # Two tapped, the last is the rest (without JavaScript, worked out here).
+    rest = post_correction(keeper, game, 2, "spades", [6, 3])
+    assert rest.status_code == 302
+    assert DealEntry.objects.get(game=game, number=2, undone_at__isnull=True).tricks == [6, 3, 7]
     wrong = post_correction(keeper, game, 2, "spades", [5, 3, 9])
     assert wrong.status_code == 400
     assert "The tricks add up to 17; they must add up to 16." in text(wrong)
@@ -144,7 +154,7 @@ def test_a_confirmed_result_is_reopened_by_an_organiser_first(event_game):  # no
     response = post_correction(organiser, game, 4, "spades", swapped, back="manage")
     assert response.status_code == 302 and response["Location"] == manage_url(game)
     manage = text(organiser.get(manage_url(game)))
-    assert "Deal 4 is corrected." in manage
+    assert "Hand 4 is corrected." in manage
     assert "replaced by a correction" in manage
     change = game.changes.get(action=GameChange.Action.DEAL_CORRECTED)
     assert change.actor == "olga"
@@ -165,7 +175,7 @@ def test_two_phones_see_both_versions_and_keep_either(keeper):
     )
     assert late.status_code == 409
     body = text(late)
-    assert "Deal 1 was already recorded on another phone" in body
+    assert "Hand 1 was already recorded on another phone" in body
     assert "already recorded with other values" not in body
     recorded = re.search(r'class="clash-recorded">([^<]*)<', body).group(1)
     mine = re.search(r'class="clash-mine">([^<]*)<', body).group(1)

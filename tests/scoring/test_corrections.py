@@ -89,13 +89,14 @@ def test_a_correction_that_breaks_a_later_deal_saves_nothing_and_names_that_deal
     assert caught.value.rule.deal == 4
     assert caught.value.message == "seat 0 has no pass left"
     with translation.override("en"):
-        text = rule_words.correction_refusal(caught.value, 3, NAMES)
+        text = rule_words.correction_refusal(caught.value, 3, NAMES, live_entries(game))
+    # Named as the players count hands (deal 4 was redealt: the fourth hand dealt again).
     assert text == (
-        "Nothing was saved. With deal 3 corrected, deal 4 no longer fits: Ana has no pass "
-        "left. Correct deal 4 first, then deal 3."
+        "Nothing was saved. With hand 3 corrected, hand 4 (dealt again) no longer fits: Ana "
+        "has no pass left. Correct hand 4 (dealt again) first, then hand 3."
     )
     with translation.override("bg"):
-        assert "Ana" in rule_words.correction_refusal(caught.value, 3, NAMES)
+        assert "Ana" in rule_words.correction_refusal(caught.value, 3, NAMES, live_entries(game))
     game.refresh_from_db()
     assert (game.version, DealEntry.objects.count(), GameChange.objects.count()) == before
 
@@ -106,8 +107,8 @@ def test_a_correction_the_deal_itself_breaks_names_the_deal():
         services.deal_correct(game_id=game.pk, number=2, calls=["spades"], tricks=[5, 3, 9])
     assert caught.value.rule.deal == 2
     with translation.override("en"):
-        assert rule_words.correction_refusal(caught.value, 2, NAMES) == (
-            "Nothing was saved. Deal 2 cannot be so: The tricks add up to 17; they must add "
+        assert rule_words.correction_refusal(caught.value, 2, NAMES, live_entries(game)) == (
+            "Nothing was saved. Hand 2 cannot be so: The tricks add up to 17; they must add "
             "up to 16."
         )
 

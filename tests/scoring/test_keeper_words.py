@@ -56,7 +56,7 @@ def test_an_undo_says_so_in_the_success_style_and_the_next_action_drops_it(keepe
     url = reverse("scoring:undo", args=[game.pk])
     keeper.post(url, {"deal": 2, "version": game.version})
     body = text(keeper.get(reverse("scoring:table", args=[game.pk])))
-    said = ("success", "status", "Deal 2 is undone.")
+    said = ("success", "status", "Hand 2 is undone.")
     # Inside the part each action replaces (with JavaScript only that part is swapped).
     assert messages_of(game_part(body)) == [said]
     assert 'class="alert"' not in body
@@ -79,7 +79,7 @@ def test_a_message_is_shown_even_when_the_browser_holds_the_page_as_it_was(keepe
     post_correction(keeper, game, 2, "spades", [5, 3, 8])
     again = keeper.get(table, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 200
-    assert messages_of(text(again)) == [("info", "status", "Deal 2 already had these values.")]
+    assert messages_of(text(again)) == [("info", "status", "Hand 2 already had these values.")]
     assert "already had" not in text(keeper.get(table))
 
 

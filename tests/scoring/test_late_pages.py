@@ -69,7 +69,7 @@ def test_a_correction_page_left_open_never_overwrites_a_newer_correction(keeper)
     late = keeper.post(url, {**mine, "version": shown})
     assert late.status_code == 409
     body = text(late)
-    assert "Deal 2 was changed on another phone since this page was opened" in body
+    assert "Hand 2 was changed on another phone since this page was opened" in body
     assert found(body, "clash-recorded") == "Vera called spades. Tricks: Ana 6, Boris 3, Vera 7."
     assert found(body, "clash-mine") == "Vera called spades. Tricks: Ana 5, Boris 4, Vera 7."
     assert f"version {shown} of the game" in body  # both versions, in words
@@ -105,7 +105,7 @@ def test_a_deal_resent_after_another_phone_undid_it_shows_both_and_keeps_either(
     late = keeper.post(url, form)  # the same form again: a retry, Back and send
     assert late.status_code == 409
     body = text(late)
-    assert "Deal 2 was undone on another phone meanwhile" in body
+    assert "Hand 2 was undone on another phone meanwhile" in body
     assert found(body, "clash-recorded") == "Not on the score sheet: undone on another phone."
     assert found(body, "clash-mine") == "Vera called spades. Tricks: Ana 5, Boris 3, Vera 8."
     assert "Leave it undone" in body
@@ -128,7 +128,7 @@ def test_a_redeal_resent_after_another_phone_undid_it_is_kept_through_the_call_f
     late = keeper.post(url, form)
     assert late.status_code == 409
     body = text(late)
-    assert "Deal 4 was undone on another phone meanwhile" in body
+    assert "Hand 4 (dealt again) was undone on another phone meanwhile" in body
     keep = {name: hidden(body, name, url) for name in ("deal", "calls", "version")}
     assert keeper.post(url, {**keep, "call": "pass"}).status_code == 302
     assert live(game, 4) == (["pass"], None)

@@ -198,7 +198,9 @@ def test_a_whole_blato_game_with_a_pass_no_trump_and_a_tie_break(keeper):
     play(keeper, game, ["pass"])
     body = page(keeper, game)
     assert "Redeal: Boris passed." in body
-    assert "Deal 2 · hand 1 of 9" in body
+    # One numbering, the players': the hand after a redeal is still the first.
+    assert '<h2 id="deal-heading">Hand 1 of 9</h2>' in body
+    assert "Record hand 1" in page(keeper, game, QUERY_STRING="deal=2&calls=hearts")
     assert 'value="pass"' not in body  # Boris has used his pass ...
     assert "pass used" in body
     play(keeper, game, ["hearts"], [4, 7, 5])  # Ana +1, Boris −1
@@ -367,8 +369,8 @@ def test_undo_asks_once_then_undoes(keeper):
     confirm = keeper.get(url, {"deal": 2, "v": game.version})
     assert confirm.status_code == 200
     assert confirm["Cache-Control"].startswith("no-store") or "no-store" in confirm["Cache-Control"]
-    assert "Deal 2: Vera called spades; tricks Ana 5, Boris 3, Vera 8." in text(confirm)
-    assert "Yes, undo deal 2" in text(confirm)
+    assert "Hand 2: Vera called spades; tricks Ana 5, Boris 3, Vera 8." in text(confirm)
+    assert "Yes, undo hand 2" in text(confirm)
     assert game.entries.filter(undone_at__isnull=True).count() == 2  # the GET changed nothing
     posted = {"deal": hidden(text(confirm), "deal", url)}
     posted["version"] = hidden(text(confirm), "version", url)
@@ -422,7 +424,7 @@ def test_htmx_gets_the_partial_without_the_layout(keeper):
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
-    assert "Deal 2 · hand 2 of 9" in text(response)
+    assert "Hand 2 of 9" in text(response)
 
 
 def test_the_poll_answers_204_until_the_game_changes(keeper):
