@@ -36,12 +36,19 @@ class Recent:
 
     __setitem__ = put
 
+    def forget(self, key: Hashable) -> None:
+        with self._lock:
+            self._values.pop(key, None)
+
     def clear(self) -> None:
         with self._lock:
             self._values.clear()
 
     def __contains__(self, key: Hashable) -> bool:
         return key in self._values
+
+    def __len__(self) -> int:
+        return len(self._values)
 
     def __iter__(self) -> Iterator[Hashable]:
         """The keys, the oldest used first."""

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.client_ip import client_address
-from config.window_count import count, is_loopback
+from config.throttle import Throttle, is_loopback
 
 from . import services
 from .errors import Conflict, ScoringError
@@ -41,6 +41,7 @@ COOKIE_SECONDS = 60 * 60 * 24 * 30
 #: Seat claims from one client address within the window (a club's phones share one).
 CLAIMS_PER_ADDRESS = 60
 CLAIMS_WINDOW_SECONDS = 600
+CLAIMS = Throttle("seat-claims", CLAIMS_WINDOW_SECONDS, address=CLAIMS_PER_ADDRESS)
 TEMPLATE = "scoring/seat_me.html"
 
 
@@ -72,7 +73,7 @@ def _claim_allowed(request) -> bool:
     address = client_address(request)
     if is_loopback(address):
         return True
-    return count(f"seat-claims:{address}", CLAIMS_WINDOW_SECONDS) <= CLAIMS_PER_ADDRESS
+    return CLAIMS.count(address=address).within
 
 
 def _seat_param(value: object) -> int | None:

@@ -32,7 +32,7 @@ import logging
 import time
 
 from config.client_ip import client_address
-from config.window_count import count, current, is_loopback
+from config.throttle import Throttle, is_loopback
 
 __all__ = [
     "ADDRESS_FAILURES_ALLOWED",
@@ -57,10 +57,14 @@ FAILURES_ALLOWED = 20
 #: Wrong secrets for any games from one address within the window.
 ADDRESS_FAILURES_ALLOWED = 100
 WINDOW_SECONDS = 600
+SECRETS = Throttle(
+    "secret-failures", WINDOW_SECONDS, address=ADDRESS_FAILURES_ALLOWED, game=FAILURES_ALLOWED
+)
 
 GAMES_PER_ADDRESS = 60
 GAMES_PER_SESSION = 20
 GAMES_WINDOW_SECONDS = 600
+NEW_GAMES = Throttle("games-created", GAMES_WINDOW_SECONDS, address=GAMES_PER_ADDRESS)
 _SESSION_GAMES = "games-created"
 
 
@@ -70,36 +74,26 @@ class Verdict(enum.Enum):
     BLOCKED = "blocked"  # 429: too many wrong ones from this address
 
 
-def _game_key(address: str, game_id: int) -> str:
-    return f"secret-failures:{address}:{game_id}"
-
-
-def _address_key(address: str) -> str:
-    return f"secret-failures:{address}"
-
-
 def secret_blocked(request, game_id: int | None = None) -> bool:
     """Whether a WRONG secret from this client now answers 429 (for this game, if given).
     Ask it only once the secret is known to be wrong: a right one is never blocked."""
     address = client_address(request)
-    if current(_address_key(address)) >= ADDRESS_FAILURES_ALLOWED:
-        return True
-    return game_id is not None and current(_game_key(address, game_id)) >= FAILURES_ALLOWED
+    game = (address, game_id) if game_id is not None else None
+    return SECRETS.blocked(address=address, game=game)
 
 
 def secret_failed(request, game_id: int, via: str) -> None:
     """Count a wrong secret; log it while under the limits, and once more when one is hit."""
     address = client_address(request)
-    for_game = count(_game_key(address, game_id), WINDOW_SECONDS)
-    overall = count(_address_key(address), WINDOW_SECONDS)
-    if for_game <= FAILURES_ALLOWED and overall <= ADDRESS_FAILURES_ALLOWED:
+    counted = SECRETS.count(address=address, game=(address, game_id))
+    if counted.within:
         log.warning(
             "wrong table secret for game %s via %s from %s (%s for this game, %s in all in %ss)",
             game_id,
             via,
             address,
-            for_game,
-            overall,
+            counted["game"],
+            counted["address"],
             WINDOW_SECONDS,
         )
 
@@ -130,9 +124,9 @@ def game_creation_allowed(request, *, session: bool = True) -> bool:
         ]
         if len(recent) >= GAMES_PER_SESSION:
             return False
-    created = count(f"games-created:{address}", GAMES_WINDOW_SECONDS)
-    if created > GAMES_PER_ADDRESS:
-        if created == GAMES_PER_ADDRESS + 1:  # once per window, not once per request
+    created = NEW_GAMES.count(address=address)
+    if not created.within:
+        if created.just_past:  # once per window, not once per request
             games_log.warning(
                 "new games refused from %s: over %s in %ss",
                 address,

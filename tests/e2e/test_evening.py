@@ -416,7 +416,9 @@ def test_a_club_evening_with_every_mishap(
     expect(page.locator("#void-heading + .hint")).to_contain_text(t("what a bye scores"))
     page.locator("#id_void-reason").fill(reasons["void"])
     page.get_by_role("button", name=t("Void the table")).click()
-    expect(page.locator(".table-status")).to_have_text(t("Void: the game is set aside."))
+    expect(page.locator(".table-status")).to_have_text(
+        capfirst(t("void, set aside by the organisers"))
+    )
     shoot("void", check=False)
 
     # Table 4 disputes a hand and agrees a result instead: an adjusted result, with a reason.
@@ -428,7 +430,7 @@ def test_a_club_evening_with_every_mishap(
         )
     page.locator("#id_adj-reason").fill(reasons["adjusted"])
     page.get_by_role("button", name=t("Confirm the adjusted result")).click()
-    expect(page.locator(".table-status")).to_have_text(t("Adjusted result, confirmed."))
+    expect(page.locator(".table-status")).to_have_text(capfirst(t("adjusted result, confirmed")))
     fourth.game.refresh_from_db()
     assert fourth.game.placings == list(ADJUSTED)
 
@@ -519,14 +521,19 @@ def test_a_club_evening_with_every_mishap(
     notes = {row[1]: row[-1] for row in body}
     where = {"n": 1}
     for name in voided:
-        assert notes[name] == t("round %(n)s table %(t)s: %(what)s", t=3, what=t("void"), **where)
+        assert notes[name] == t(
+            "round %(n)s table %(t)s: %(what)s",
+            t=3,
+            what=t("void, set aside by the organisers"),
+            **where,
+        )
     assert notes[bye_player.name] == t(
         "round %(n)s table %(t)s: substitute from deal %(d)s", t=2, d=3, **where
     )
     assert notes[leaver.name] == t("round %(n)s table %(t)s: left, no game", t=2, **where)
     for name in adjusted:
         assert notes[name] == t(
-            "round %(n)s table %(t)s: %(what)s", t=4, what=t("adjusted"), **where
+            "round %(n)s table %(t)s: %(what)s", t=4, what=t("adjusted result, confirmed"), **where
         )
     assert sum(1 for note in notes.values() if note) == 8
 
@@ -536,9 +543,9 @@ def test_a_club_evening_with_every_mishap(
     column = {name: header.index(t(name)) for name in ("Table", "Player", "Result", "Reason")}
     seated = {(row[column["Table"]], row[column["Player"]]) for row in body}
     assert ("2", bye_player.name) in seated and ("2", leaver.name) not in seated
-    adjusted_result = t("%(result)s (%(how)s)", result=t("confirmed"), how=t("adjusted"))
+    adjusted_result = t("adjusted result, confirmed")
     marks = {
-        "3": (t("void"), reasons["void"]),
+        "3": (t("void, set aside by the organisers"), reasons["void"]),
         "4": (adjusted_result, reasons["adjusted"]),
     }
     for row in body:  # the round page's words for each table; a reason only where one was given

@@ -78,7 +78,7 @@ def test_a_walkout_a_substitute_a_void_table_and_an_adjusted_result(
     page.goto(f"{live_server.url}/organise/events/{event.slug}/rounds/1/tables/2/")
     page.locator("#id_void-reason").fill("both left")
     page.get_by_role("button", name="Void the table").click()
-    expect(page.locator(".table-status")).to_have_text("Void: the game is set aside.")
+    expect(page.locator(".table-status")).to_have_text("Void, set aside by the organisers")
 
     # An adjusted result for the third.
     page.goto(f"{live_server.url}/organise/events/{event.slug}/rounds/1/tables/3/")
@@ -87,7 +87,7 @@ def test_a_walkout_a_substitute_a_void_table_and_an_adjusted_result(
         page.get_by_label(place, exact=True).select_option(label=f"Seat {seat + 1} · {seats[seat]}")
     page.locator("#id_adj-reason").fill("agreed by all three")
     page.get_by_role("button", name="Confirm the adjusted result").click()
-    expect(page.locator(".table-status")).to_have_text("Adjusted result, confirmed.")
+    expect(page.locator(".table-status")).to_have_text("Adjusted result, confirmed")
     check_screen(page, "organise-table-adjusted", shoot)
 
     # The first table plays on and finishes; the round closes.

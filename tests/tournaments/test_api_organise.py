@@ -4,6 +4,7 @@ refusals, who may call it, and a whole event run through the API alone."""
 from __future__ import annotations
 
 import json
+import random
 from datetime import timedelta
 
 import pytest
@@ -18,6 +19,7 @@ from tournaments.events.services.event import organiser_add
 from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, Event, EventLog, Round, Table
 
+from .conftest import finish_game
 from .test_services import _rotate
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -581,6 +583,48 @@ def test_substitute_a_player_who_left(api, organised_event, published):
     table.refresh_from_db()
     assert table.seat_1_id == bye.pk
     assert not published.byes.exists()  # the bye player gave up the bye
+
+
+def test_substitute_a_new_name_as_on_the_page(api, organised_event, published):
+    """`name` instead of `player`: the name is entered, checked in and seated, as the
+    page's "or a new player's name" does."""
+    table = published.tables.get(number=1)
+    path = f"/api/events/{organised_event.slug}/rounds/1/tables/1/substitute"
+    response = api.post(path, {"seat": 2, "name": "Late  Arrival", "reason": "Ana felt ill"})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["players"][2] == "Late Arrival"
+    entry = Entry.objects.get(event=organised_event, player_id=body["player_ids"][2])
+    assert entry.checked_in and not entry.withdrawn
+    table.refresh_from_db()
+    assert table.seat_2.name == "Late Arrival"
+
+
+def test_a_refused_new_name_is_not_entered(api, organised_event, published):
+    path = f"/api/events/{organised_event.slug}/rounds/1/tables/1/substitute"
+    seated = published.tables.get(number=2).seat_0
+    bye = published.byes.get().player
+    entries = Entry.objects.filter(event=organised_event).count()
+    for body, status in (
+        ({"seat": 1, "name": "Late Arrival", "player": bye.pk, "reason": "left"}, 400),
+        ({"seat": 1, "name": seated.name, "reason": "left"}, 400),  # plays elsewhere
+        ({"seat": 1, "name": "Late, Arrival", "reason": "left"}, 400),  # two names
+        ({"seat": 1, "name": "", "reason": "left"}, 400),
+        ({"seat": 1, "name": 5, "reason": "left"}, 400),
+        ({"seat": 3, "name": "Late Arrival", "reason": "left"}, 400),
+        ({"seat": 1, "name": "Late Arrival", "reason": " "}, 400),
+    ):
+        response = api.post(path, body)
+        assert response.status_code == status, body
+        assert error(response)
+    table = published.tables.get(number=1)
+    finish_game(table.game, random.Random(2))
+    scoring.game_confirm(game_id=table.game_id, actor="olga")
+    response = api.post(path, {"seat": 1, "name": "Late Arrival", "reason": "left"})
+    assert response.status_code == 409 and error(response)
+    assert Entry.objects.filter(event=organised_event).count() == entries
+    assert not organised_event.club.players.filter(name="Late Arrival").exists()
+    assert published.tables.get(number=1).substitutions == []
 
 
 def test_substitute_refusals(api, organised_event, published):

@@ -19,17 +19,17 @@ from .conftest import finish_game, register
 
 pytestmark = pytest.mark.django_db
 
-#: The round page's words for a table's result, in each language (organise_presenters).
+#: The words for a table's state, in each language (rounds.presenters.tables.state_words).
 RESULTS = {
     "en": {
         "confirmed": "confirmed",
-        "void": "void",
-        "finished": "finished — awaiting confirmation",
+        "void": "void, set aside by the organisers",
+        "finished": "finished, waiting for confirmation",
     },
     "bg": {
         "confirmed": "потвърдена",
-        "void": "анулирана",
-        "finished": "завършена — чака потвърждаване",
+        "void": "анулирана от организаторите",
+        "finished": "завършена, чака потвърждаване",
     },
 }
 #: The calls as the score sheet names them (scoring.words.CALL_NAMES).

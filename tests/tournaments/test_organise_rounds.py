@@ -153,7 +153,7 @@ def test_each_tables_result_state(organiser_client, organised_event, published):
     _round, tables = published
     game = Game.objects.get(pk=tables[0].game_id)
     body = text(organiser_client.get(url(organised_event, "organise_round", 1)))
-    assert "Finished — awaiting confirmation" in body and "In play" in body
+    assert "Finished, waiting for confirmation" in body and "In play" in body
     first = game.players[game.placings[0]]
     assert re.search(rf'<span class="place">1\.</span> <span class="name">{first}</span>', body)
     assert reverse("scoring:manage", args=[game.pk]) in body
@@ -253,6 +253,29 @@ def test_closing_waits_for_every_result(organiser_client, organised_event, publi
     assert round_.status == Round.Status.CLOSED
     body = text(organiser_client.get(response["Location"]))
     assert "Round 1 closed." in body and "Build round 2" in body
+
+
+def test_a_published_round_with_no_tables_is_offered_the_close_it_may_take(
+    organiser_client, organised_event
+):
+    """The page offers closing exactly when round_close allows it: a round with no tables
+    has nothing to wait for (the event must not stay stuck on it)."""
+    from django.utils import timezone
+
+    round_ = Round.objects.create(
+        event=organised_event,
+        number=1,
+        pairing_mode="random",
+        status=Round.Status.PUBLISHED,
+        published_at=timezone.now(),
+    )
+    body = text(organiser_client.get(url(organised_event, "organise_round", 1)))
+    assert re.search(r'<button type="submit" class="primary wide">Close round 1', body)
+    assert "A round closes once every table is confirmed or void." not in body
+    response = organiser_client.post(url(organised_event, "organise_round_close", 1))
+    assert response["Location"] == url(organised_event, "organise_event")
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.CLOSED
 
 
 def test_unknown_rounds_and_tables_are_404(organiser_client, organised_event, published):

@@ -245,9 +245,9 @@ def test_a_void_table_shows_at_once(client):
     event, round_, tables = evening()
     someone = tables[1].seat_2
     assert "set aside" not in seat_page(client, event, someone.name)
-    assert "Void: set aside" not in round_page(client, event)
+    assert "Void, set aside" not in round_page(client, event)
     walkouts.table_void(table=tables[1], reason="left", actor="o")
-    assert "Void: set aside" in round_page(client, event)
+    assert "Void, set aside" in round_page(client, event)
     assert "set aside (void)" in seat_page(client, event, someone.name)
 
 

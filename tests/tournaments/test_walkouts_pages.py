@@ -150,6 +150,23 @@ def test_substituting_a_new_name_enters_and_checks_them_in(organiser_client, eve
     assert entry.checked_in and not entry.withdrawn
 
 
+def test_a_refused_new_substitute_is_not_entered_either(organiser_client, evening):
+    """Entering the new name and seating them are one act: refused, neither happens."""
+    event, round_ = evening
+    table = tables_of(round_)[0]
+    finish_game(table.game, random.Random(2))
+    scoring.game_confirm(game_id=table.game_id, actor="olga")
+    entries = Entry.objects.filter(event=event).count()
+    response = organiser_client.post(
+        table_url(event, table, "substitute"),
+        {"sub-seat": "0", "sub-new_name": "Late Arrival", "sub-reason": "walkout"},
+    )
+    assert response.status_code == 409
+    assert Entry.objects.filter(event=event).count() == entries
+    assert not Entry.objects.filter(event=event, player__name="Late Arrival").exists()
+    assert not event.club.players.filter(name="Late Arrival").exists()
+
+
 def test_the_substitute_form_wants_one_player_and_a_reason(organiser_client, evening):
     event, round_ = evening
     table = tables_of(round_)[0]
@@ -191,9 +208,9 @@ def test_voiding_on_the_page_then_the_public_pages_and_the_api_say_so(
     response = organiser_client.post(table_url(event, table, "void"), {"void-reason": "left"})
     assert response.status_code == 302
     body = text(organiser_client.get(table_url(event, table)))
-    assert "Void: the game is set aside." in body and "Substitute a player" not in body
+    assert "Void, set aside by the organisers" in body and "Substitute a player" not in body
     public = text(client.get(reverse("tournaments:round", args=[event.slug, 1])))
-    assert "Void: set aside by the organisers" in public and "result-void" in public
+    assert "Void, set aside by the organisers" in public and "result-void" in public
     seat = text(
         client.get(
             reverse("tournaments:seat", args=[event.slug]),
@@ -244,7 +261,7 @@ def test_adjusting_on_the_page(organiser_client, client, evening):
     organiser = text(
         organiser_client.get(reverse("tournaments:organise_round", args=[event.slug, 1]))
     )
-    assert 'class="result-state">Confirmed (adjusted)</span>' in organiser
+    assert 'class="result-state">Adjusted result, confirmed</span>' in organiser
 
 
 def test_the_round_closes_once_each_table_is_confirmed_or_void(organiser_client, evening):
@@ -259,7 +276,7 @@ def test_the_round_closes_once_each_table_is_confirmed_or_void(organiser_client,
     assert round_.status == Round.Status.PUBLISHED
     organiser_client.post(table_url(event, first, "void"), {"void-reason": "all left"})
     page = text(organiser_client.get(reverse("tournaments:organise_round", args=[event.slug, 1])))
-    assert 'class="result-state">Void</span>' in page
+    assert 'class="result-state">Void, set aside by the organisers</span>' in page
     assert "1 of 2 confirmed, 1 void" in page  # the heading agrees with the close button's line
     assert "last entry just now" in page and "0 minutes" not in page
     assert organiser_client.post(close).status_code == 302
@@ -303,12 +320,15 @@ def test_exports_mark_void_and_adjusted_tables(organiser_client, evening):
     standings_build(event_id=event.pk)
     pairings = _csv(organiser_client.get(f"/organise/events/{event.slug}/export/pairings.csv"))
     results = {(row["Table"], row["Result"], row["Reason"]) for row in pairings if row["Table"]}
-    # the round page's words: an adjusted result is a confirmed one, said how it was settled
-    assert results == {("1", "void", "two left"), ("2", "confirmed (adjusted)", "dispute")}
+    # the round page's words (one wording of a table's state everywhere)
+    assert results == {
+        ("1", "void, set aside by the organisers", "two left"),
+        ("2", "adjusted result, confirmed", "dispute"),
+    }
     standings = _csv(organiser_client.get(f"/organise/events/{event.slug}/export/standings.csv"))
     notes = {row["Player"]: row["Walkouts"] for row in standings}
-    assert notes[first.seat_0.name] == "round 1 table 1: void"
-    assert notes[second.seat_0.name] == "round 1 table 2: adjusted"
+    assert notes[first.seat_0.name] == "round 1 table 1: void, set aside by the organisers"
+    assert notes[second.seat_0.name] == "round 1 table 2: adjusted result, confirmed"
 
 
 def test_a_backup_keeps_the_walkouts_and_reads_older_backups(evening):
@@ -368,8 +388,8 @@ def test_the_public_standings_name_the_settled_tables(client, evening):
     standings_build(event_id=event.pk)
     body = text(client.get(reverse("tournaments:standings", args=[event.slug])))
     assert "Results settled by the organisers" in body
-    assert "Round 1, table 1: void (two left)" in body
-    assert "Round 1, table 2: adjusted (dispute)" in body
+    assert "Round 1, table 1: void, set aside by the organisers (two left)" in body
+    assert "Round 1, table 2: adjusted result, confirmed (dispute)" in body
 
 
 def test_the_hands_export_names_who_played_each_deal(organiser_client, evening):

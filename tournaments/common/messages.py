@@ -114,6 +114,7 @@ MESSAGES = {
     "player_not_in_event": _("%(name)s is not in this event"),
     "player_not_checked_in": _("%(name)s is not checked in"),
     "player_seated_elsewhere": _("%(name)s already plays at table %(t)s of this round"),
+    "substitute_one_of": _("Choose a player or type a new name (one of them)."),
     # event backups (tournaments.backup; the export_event and import_event commands)
     "backup_not_a_backup": _("not an event backup: the format is %(found)s, not %(expected)s"),
     "backup_version_unknown": _(

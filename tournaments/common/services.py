@@ -7,11 +7,17 @@ from django.utils.text import slugify
 
 from scoring.names import in_latin
 from tournaments.common.queue import enqueue_on_commit
-from tournaments.models import Event, EventLog
+from tournaments.models import Club, ClubLog, Event, EventLog
 
 
 def log_action(event: Event, actor: str, action: str, reason: str = "", **data) -> None:
+    """One line of the event's audit trail (EventLog): its one writer."""
     EventLog.objects.create(event=event, actor=actor, action=action, data=data, reason=reason)
+
+
+def log_club_action(club: Club, actor: str, action: str, **data) -> None:
+    """One line of the club's audit trail (ClubLog): its one writer."""
+    ClubLog.objects.create(club=club, actor=actor, action=action, data=data)
 
 
 def unique_slug(model, text: str) -> str:

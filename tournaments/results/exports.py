@@ -27,6 +27,7 @@ from tournaments.events.selectors.entries import player_names
 from tournaments.models import Event
 from tournaments.results.selectors import standings_latest
 from tournaments.rounds.presenters.organise import table_result
+from tournaments.rounds.presenters.tables import player_notes
 from tournaments.rounds.selectors import event_byes, event_tables
 from tournaments.rounds.services import walkouts
 
@@ -82,7 +83,7 @@ def standings_table(event: Event) -> StandingsTable:
     """The newest snapshot's rows: the ranked ones 1..K, then those not ranked (no game, no
     bye) with an empty rank; games played and withdrawn in their own columns."""
     view = standings_latest(event)
-    notes = walkouts.player_notes(event)
+    notes = player_notes(walkouts.changed_tables(event))
     rows = []
     for row in view.snapshot.rows if view.snapshot else []:
         decided_by = row.get("decided_by")

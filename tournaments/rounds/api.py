@@ -15,6 +15,7 @@ from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.models import Game, Quorum
+from scoring.names import MAX_NAME
 from scoring.selectors import game_state_json
 from tournaments.common.selectors import round_by_number
 from tournaments.common.web.api_auth import (
@@ -92,8 +93,20 @@ class ConfirmIn(Body):
 
 
 class SubstituteIn(Body):
+    """Who takes the seat: `player` (a player of the event, checked in) or `name` (a new
+    player, entered and checked in as they sit down): one of the two."""
+
     seat: loose({"type": "integer", "minimum": 0, "maximum": 2})
-    player: loose({"type": "integer", "description": "the substitute's player id"})
+    player: loose({"type": "integer", "description": "the substitute's player id"}) = None
+    name: loose(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_NAME,
+            "pattern": r"\S",
+            "description": "instead of `player`: a new player's name, entered and checked in",
+        }
+    ) = None
     reason: loose(REASON)
 
 
@@ -213,20 +226,25 @@ def _table_answer(table: Table) -> dict:
     openapi_extra=body_doc(SubstituteIn),
 )
 def table_substitute(request: HttpRequest, slug: str, number: str, table_number: str):
-    """A player who left is replaced from the next deal on."""
+    """A player who left is replaced from the next deal on: by a player of the event
+    (`player`), or by a new name (`name`), entered and checked in as they sit down."""
     event = organised_event(request.auth, slug)
     table = _table(event, number, table_number)
     data = read_body(request, SubstituteIn)
-    player_id = whole(data.player, "player", 1, MAX_ID)
-    player = Player.objects.filter(pk=player_id, entries__event=event).first()
-    if player is None:
-        raise ApiError(400, _("no player %(id)s in this event") % {"id": player_id})
+    player = None
+    if data.player is not None:
+        player_id = whole(data.player, "player", 1, MAX_ID)
+        player = Player.objects.filter(pk=player_id, entries__event=event).first()
+        if player is None:
+            raise ApiError(400, _("no player %(id)s in this event") % {"id": player_id})
     table = walkouts.table_substitute(
         table=table,
         seat=data.seat,
         player=player,
+        name=data.name,
         reason=reason(data.reason),
         actor=actor(request.auth),
+        by=request.auth,
     )
     return json_response(_table_answer(table))
 

@@ -23,6 +23,7 @@ from scoring.models import DealEntry, Game
 from scoring.names import name_key
 from scoring.names import search as search_names
 from tournaments.common import bridge
+from tournaments.common.vocabulary import TableStatus
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Event, Round, Table
 
@@ -128,7 +129,71 @@ def names_matching(names: dict[int, str], text: str) -> tuple[NamedIds, NamedIds
     return named(found.exact), named(found.exact) + named(found.partial)
 
 
-FINISHED = (Game.Result.FINISHED, Game.Result.CONFIRMED)
+# --- a table's state --------------------------------------------------------------------------
+
+#: What each game result makes of a table, before how the organisers settled it counts.
+STATUS_OF_RESULT = {
+    Game.Result.IN_PLAY: TableStatus.PLAYING,
+    Game.Result.FINISHED: TableStatus.FINISHED,
+    Game.Result.CONFIRMED: TableStatus.CONFIRMED,
+    Game.Result.VOID: TableStatus.VOID,
+}
+#: The states whose game is over (its result in, confirmed or not).
+OVER = frozenset({TableStatus.FINISHED, TableStatus.CONFIRMED, TableStatus.ADJUSTED})
+#: The states that settle a table: a round closes once each of its tables is in one.
+SETTLED = frozenset({TableStatus.CONFIRMED, TableStatus.ADJUSTED, TableStatus.VOID})
+
+
+@dataclass(frozen=True)
+class TableState:
+    """How far a table's result has come and how the organisers settled it (table_state
+    decides; rounds.presenters.tables.state_words words it for every page and export)."""
+
+    status: TableStatus  # the API's table "status"
+    published: bool = True  # the table has its game (a draft's has none yet)
+    deals: int | None = None  # its live deals, where the reader counted them
+    placed: bool = True  # a finished game has its placings (else its last tricks are needed)
+    ended_early: bool = False  # confirmed as it stood when a player left (walkouts)
+
+    @property
+    def over(self) -> bool:
+        return self.status in OVER
+
+    @property
+    def settled(self) -> bool:
+        return self.status in SETTLED
+
+    @property
+    def confirmed(self) -> bool:
+        return self.status in (TableStatus.CONFIRMED, TableStatus.ADJUSTED)
+
+    @property
+    def open(self) -> bool:
+        """The organisers may still act on it after a walkout: in play or awaiting confirmation."""
+        return self.published and self.status in (TableStatus.PLAYING, TableStatus.FINISHED)
+
+
+def table_state(table: Table, deals: int | None = None) -> TableState:
+    """The one decision of a table's state, from its game's result and its outcome."""
+    game = table.game
+    if table.outcome == Table.Outcome.VOID or (game is not None and game.result == "void"):
+        return TableState(TableStatus.VOID, published=game is not None)
+    if game is None:
+        return TableState(TableStatus.PLAYING, published=False, deals=0)
+    status = STATUS_OF_RESULT.get(game.result, TableStatus.PLAYING)
+    confirmed = status == TableStatus.CONFIRMED
+    if confirmed and table.outcome == Table.Outcome.ADJUSTED:
+        status = TableStatus.ADJUSTED
+    return TableState(
+        status,
+        deals=deals,
+        placed=game.placings is not None,
+        ended_early=confirmed and table.outcome == Table.Outcome.ENDED_EARLY,
+    )
+
+
+#: The game results of a table whose game is over (counted in the database: rounds_progress).
+FINISHED = tuple(result for result, status in STATUS_OF_RESULT.items() if status in OVER)
 
 
 @dataclass(frozen=True)
@@ -143,12 +208,27 @@ class RoundProgress:
 
     @property
     def settled(self) -> int:
-        """Tables whose outcome is final: confirmed or void (a round closes once all are)."""
+        """Tables whose outcome is final: confirmed or void."""
         return self.confirmed + self.void
 
     @property
+    def unsettled(self) -> int:
+        return self.tables - self.settled
+
+    @property
     def all_settled(self) -> bool:
-        return bool(self.tables) and self.settled == self.tables
+        """Whether the round may close (the one rule: round_close asks it too): each of its
+        tables is settled. A round with no tables has nothing to wait for."""
+        return self.unsettled == 0
+
+
+#: What a round's tables are counted by, in one query (rounds_progress, round_progress_of).
+PROGRESS_COUNTS = {
+    "tables": Count("pk"),
+    "finished": Count("pk", filter=Q(game__result__in=FINISHED)),
+    "confirmed": Count("pk", filter=Q(game__result=Game.Result.CONFIRMED)),
+    "void": Count("pk", filter=Q(game__result=Game.Result.VOID)),
+}
 
 
 def rounds_progress(event: Event) -> list[RoundProgress]:
@@ -157,27 +237,21 @@ def rounds_progress(event: Event) -> list[RoundProgress]:
         row["round_id"]: row
         for row in Table.objects.filter(round__event=event)
         .values("round_id")
-        .annotate(
-            tables=Count("pk"),
-            finished=Count("pk", filter=Q(game__result__in=FINISHED)),
-            confirmed=Count("pk", filter=Q(game__result=Game.Result.CONFIRMED)),
-            void=Count("pk", filter=Q(game__result=Game.Result.VOID)),
-        )
+        .annotate(**PROGRESS_COUNTS)
         .order_by()
     }
     progress = []
     for round_ in event.rounds.order_by("number"):
         row = counts.get(round_.pk, {})
         progress.append(
-            RoundProgress(
-                round=round_,
-                tables=row.get("tables", 0),
-                finished=row.get("finished", 0),
-                confirmed=row.get("confirmed", 0),
-                void=row.get("void", 0),
-            )
+            RoundProgress(round=round_, **{key: row.get(key, 0) for key in PROGRESS_COUNTS})
         )
     return progress
+
+
+def round_progress_of(round_: Round) -> RoundProgress:
+    """One round's results counted, in one query."""
+    return RoundProgress(round=round_, **round_.tables.aggregate(**PROGRESS_COUNTS))
 
 
 def round_tables_activity(round_: Round) -> list[Table]:
@@ -197,12 +271,13 @@ def round_tables_activity(round_: Round) -> list[Table]:
 
 def round_progress(round_: Round, tables: list[Table]) -> RoundProgress:
     """How far the results of the round's tables (already fetched with their games) have come."""
+    states = [table_state(table) for table in tables]
     return RoundProgress(
         round=round_,
         tables=len(tables),
-        finished=sum(1 for t in tables if t.game and t.game.result in FINISHED),
-        confirmed=sum(1 for t in tables if t.game and t.game.confirmed),
-        void=sum(1 for t in tables if t.game and t.game.result == Game.Result.VOID),
+        finished=sum(1 for state in states if state.over),
+        confirmed=sum(1 for state in states if state.confirmed),
+        void=sum(1 for state in states if state.status == TableStatus.VOID),
     )
 
 

@@ -40,6 +40,7 @@ from django.middleware.csrf import get_token
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from config.memory import Recent
 from config.release import RELEASE
 from tournaments.models import Event, Round
 from tournaments.rounds.presenters.seat import SeatMap
@@ -81,45 +82,42 @@ def _shared_tables_html(request, event: Event, round_: Round, key: str) -> str:
 
 
 class _InProcess:
-    """Copies kept in this process's memory for KEPT_SECONDS, by key: no round trip to the
-    shared cache, no unpickling (a file cache also inflates a page each read). One thread
-    makes a missing copy while the others asking for that key wait for it; expired copies
-    go, and at `limit` copies all go (addresses with made-up queries cannot fill memory)."""
+    """Copies kept in this process's memory for KEPT_SECONDS, by key (config.memory.Recent:
+    at `limit` copies the least recently used goes, so addresses with made-up queries cannot
+    fill memory): no round trip to the shared cache, no unpickling (a file cache also
+    inflates a page each read). One thread makes a missing or expired copy while the others
+    asking for that key wait for it."""
 
     def __init__(self, limit: int = 64) -> None:
-        self.limit = limit
+        self.kept = Recent(limit)  # key → (when it expires, on time.monotonic; the copy)
         self.guard = threading.Lock()
         self.making: dict = {}
-        self.kept: dict = {}
+
+    def _fresh(self, key) -> tuple | None:
+        found = self.kept.get(key)
+        return found if found is not None and found[0] > time.monotonic() else None
 
     def get(self, key, make):
-        found = self.kept.get(key)
-        if found is not None and found[0] > time.monotonic():
+        found = self._fresh(key)
+        if found is not None:
             return found[1]
         with self.guard:
             lock = self.making.setdefault(key, threading.Lock())
         with lock:
-            found = self.kept.get(key)
-            if found is not None and found[0] > time.monotonic():
+            found = self._fresh(key)
+            if found is not None:
                 return found[1]
             made = make()
+            self.kept.put(key, (time.monotonic() + KEPT_SECONDS, made))
             with self.guard:
-                now = time.monotonic()
-                if len(self.kept) >= self.limit:
-                    self.kept = {k: v for k, v in self.kept.items() if v[0] > now}
-                    if len(self.kept) >= self.limit:
-                        self.kept = {}
-                self.kept[key] = (now + KEPT_SECONDS, made)
                 self.making.pop(key, None)
             return made
 
     def forget(self, key) -> None:
-        with self.guard:
-            self.kept.pop(key, None)
+        self.kept.forget(key)
 
     def clear(self) -> None:
-        with self.guard:
-            self.kept = {}
+        self.kept.clear()
 
 
 round_pages = _InProcess()

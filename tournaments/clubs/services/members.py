@@ -22,14 +22,12 @@ from tournaments.backup.fields import NAMING_PLAYERS
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.permissions import require_club, require_event
 from tournaments.common.queue import enqueue_on_commit
-from tournaments.common.services import log_action, standings_changed
-from tournaments.events.selectors.entries import joining_round
-from tournaments.events.services.registration import clean_name
+from tournaments.common.services import log_action, log_club_action, standings_changed
+from tournaments.events.services.registration import clean_name, enter_players
 from tournaments.models import (
     Bye,
     Club,
     ClubGame,
-    ClubLog,
     Entry,
     Event,
     Player,
@@ -41,10 +39,6 @@ from tournaments.models import (
 SEATS = ("seat_0", "seat_1", "seat_2")
 #: The ratings helper's task that re-rates a club from its first game (tournaments.ratings).
 RERATE_TASK = "rerate_club"
-
-
-def _log(club: Club, actor: str, action: str, **data) -> None:
-    ClubLog.objects.create(club=club, actor=actor, action=action, data=data)
 
 
 def _member(club: Club, player: Player) -> None:
@@ -74,7 +68,7 @@ def member_rename(*, player: Player, name: str, actor: str = "", by=None) -> Pla
     if new != old:
         player.name = new
         player.save(update_fields=["name"])
-        _log(player.club, actor, "member_renamed", player=player.pk, old=old, new=new)
+        log_club_action(player.club, actor, "member_renamed", player=player.pk, old=old, new=new)
     return player
 
 
@@ -219,7 +213,7 @@ def members_merge(*, club: Club, keep: Player, gone: Player, actor: str = "", by
     for event in merged.events:
         log_action(event, actor, "members_merged", player=keep.pk, gone=merged.gone_id)
         standings_changed(event)
-    _log(
+    log_club_action(
         club,
         actor,
         "members_merged",
@@ -242,26 +236,9 @@ def members_enter(
     """Enter members picked from the club's list: each is that very record (never a new one
     of the same name); entering someone already entered changes nothing."""
     require_event(by, event)
-    if event.status == Event.Status.CLOSED:
-        raise NotAllowed("event_closed")
     for player in players:
         _member(event.club, player)
-    next_round = joining_round(event)
-    entries, entered = [], False
-    for player in players:
-        entry, created = Entry.objects.get_or_create(
-            event=event,
-            player=player,
-            defaults={"checked_in": checked_in, "joined_round": next_round},
-        )
-        entries.append(entry)
-        if created:
-            entered = True
-            data = {"player": player.pk, "name": player.name, "round": next_round}
-            log_action(event, actor, "player_entered", **data)
-    if entered and event.rounds.exists():
-        standings_changed(event)
-    return entries
+    return enter_players(event=event, players=players, checked_in=checked_in, actor=actor)
 
 
 def member_by_name(club: Club, name: str) -> Player:
@@ -287,7 +264,8 @@ def casual_game_start(
     club_game = ClubGame.objects.create(
         game=game, club=club, seat_0=players[0], seat_1=players[1], seat_2=players[2]
     )
-    _log(club, actor, "casual_game_started", game=game.pk, players=[p.pk for p in players])
+    seated = [p.pk for p in players]
+    log_club_action(club, actor, "casual_game_started", game=game.pk, players=seated)
     return club_game
 
 
@@ -306,7 +284,7 @@ def club_settings_update(
     for key, value in changed.items():
         setattr(club, key, value)
     club.save(update_fields=list(changed))
-    _log(club, actor, "club_settings", **changed)
+    log_club_action(club, actor, "club_settings", **changed)
     if "rate_casual_games" in changed:
         enqueue_on_commit(RERATE_TASK, club.pk)
     return club
@@ -324,7 +302,7 @@ def club_organiser_add(*, club: Club, username: str, actor: str = "", by=None):
     if club.organisers.filter(pk=user.pk).exists():
         raise TournamentError("club_organiser_already", name=username)
     club.organisers.add(user)
-    _log(club, actor, "organiser_added", username=user.get_username())
+    log_club_action(club, actor, "organiser_added", username=user.get_username())
     return user
 
 
@@ -341,5 +319,5 @@ def club_organiser_remove(*, club: Club, username: str, actor: str = "", by=None
     if club.organisers.count() == 1:
         raise TournamentError("club_organiser_last", name=username)
     club.organisers.remove(user)
-    _log(club, actor, "organiser_removed", username=user.get_username())
+    log_club_action(club, actor, "organiser_removed", username=user.get_username())
     return user

@@ -8,15 +8,12 @@ from django.db import transaction
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.event_settings import titled
 from tournaments.common.permissions import require_club
-from tournaments.models import Club, ClubLog, Event, Season
+from tournaments.common.services import log_club_action
+from tournaments.models import Club, Event, Season
 from tournaments.seasons import Counting, SeasonError
 
 #: The fields of a season an organiser sets.
 SEASON_FIELDS = ("name", "starts_on", "ends_on", "place_points", "best_nights", "min_nights")
-
-
-def _log(club: Club, actor: str, action: str, **data) -> None:
-    ClubLog.objects.create(club=club, actor=actor, action=action, data=data)
 
 
 def _check(values: dict) -> None:
@@ -60,7 +57,7 @@ def season_create(*, club: Club, actor: str = "", by=None, **values) -> Season:
     season.name = season.name.strip()
     season.place_points = list(season.place_points or [])
     season.save()
-    _log(club, actor, "season_created", **_logged(season))
+    log_club_action(club, actor, "season_created", **_logged(season))
     return season
 
 
@@ -74,7 +71,7 @@ def season_update(season: Season, *, actor: str = "", by=None, **values) -> Seas
     season.name = season.name.strip()
     season.place_points = list(season.place_points or [])
     season.save()
-    _log(season.club, actor, "season_changed", **_logged(season))
+    log_club_action(season.club, actor, "season_changed", **_logged(season))
     return season
 
 
@@ -89,7 +86,7 @@ def season_add_event(season: Season, event: Event, *, actor: str = "", by=None) 
         return
     Event.objects.filter(pk=event.pk).update(season=season)
     event.season = season
-    _log(season.club, actor, "season_event_added", season=season.pk, event=event.slug)
+    log_club_action(season.club, actor, "season_event_added", season=season.pk, event=event.slug)
 
 
 @transaction.atomic
@@ -99,7 +96,7 @@ def season_remove_event(season: Season, event: Event, *, actor: str = "", by=Non
         return
     Event.objects.filter(pk=event.pk).update(season=None)
     event.season = None
-    _log(season.club, actor, "season_event_removed", season=season.pk, event=event.slug)
+    log_club_action(season.club, actor, "season_event_removed", season=season.pk, event=event.slug)
 
 
 @transaction.atomic
@@ -109,7 +106,7 @@ def season_delete(season: Season, *, actor: str = "", by=None) -> None:
     nights = list(season.events.order_by("pk").values_list("slug", flat=True))
     club = season.club
     Event.objects.filter(season=season).update(season=None)
-    _log(club, actor, "season_deleted", **_logged(season), events=nights)
+    log_club_action(club, actor, "season_deleted", **_logged(season), events=nights)
     season.delete()
 
 

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments.clubs.selectors import members as reads
+from tournaments.clubs.selectors.ratings import may_see_ratings
 from tournaments.common.selectors import club_by_slug
 from tournaments.common.web.public import not_found
 from tournaments.models import Club
@@ -25,7 +26,7 @@ def club(request, slug: str):
         "events": reads.club_events(found),
         "seasons": reads.club_seasons(found),
         "members": reads.members(found),
-        "show_ratings": found.ratings_public or runs,
+        "show_ratings": may_see_ratings(request.user, found),
         "runs_club": runs,
     }
     return render(request, "tournaments/club/club.html", context)

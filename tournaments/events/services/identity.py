@@ -4,7 +4,7 @@ tournaments.events.selectors.identity).
 
 Guessing. A code is PERSONAL_CODE_LENGTH digits (10⁸) and a guess names the player, so each
 wrong guess rules out one code of one player. Wrong codes are counted per client address and
-per event in the shared cache (config.window_count, as table PINs are); past either limit
+per event by the site's one throttle (config.throttle, as table PINs are); past either limit
 every code typed from that address (or for that event) is refused for the rest of the window,
 the right one too, so guessing cannot go on. A four-hour event takes at most 24 windows ×
 EVENT_FAILURES_ALLOWED = 2,400 wrong codes: whoever guesses proves to be someone with a
@@ -16,11 +16,9 @@ from __future__ import annotations
 import logging
 import secrets
 
-from django.core.cache import cache
 from django.db import transaction
 
-from config.client_ip import client_address
-from config.window_count import count
+from config.throttle import Throttle
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.services import log_action
 from tournaments.common.vocabulary import personal_code
@@ -34,6 +32,9 @@ ADDRESS_FAILURES_ALLOWED = 20
 #: players mistyping now and then stays far below it.
 EVENT_FAILURES_ALLOWED = 100
 WINDOW_SECONDS = 600
+WRONG_CODES = Throttle(
+    "code-failures", WINDOW_SECONDS, address=ADDRESS_FAILURES_ALLOWED, event=EVENT_FAILURES_ALLOWED
+)
 
 
 class CodeBlocked(TournamentError):
@@ -62,21 +63,16 @@ def code_renew(*, entry: Entry, actor: str = "") -> Entry:
     return entry
 
 
-def _keys(request, event: Event) -> tuple[str, str]:
-    return f"code-failures:{client_address(request)}", f"code-failures:event:{event.pk}"
+def code_blocked(address: str, event: Event) -> bool:
+    """Whether codes typed from this client address, or for this event, are refused for now."""
+    return WRONG_CODES.blocked(address=address, event=event.pk)
 
 
-def code_blocked(request, event: Event) -> bool:
-    """Whether codes typed from this client, or for this event, are refused for now."""
-    by_address, by_event = (cache.get(key) or 0 for key in _keys(request, event))
-    return by_address >= ADDRESS_FAILURES_ALLOWED or by_event >= EVENT_FAILURES_ALLOWED
-
-
-def code_check(request, event: Event, player_id: int, typed: object) -> Entry:
+def code_check(address: str, event: Event, player_id: int, typed: object) -> Entry:
     """The player's entry when `typed` is their personal code (spaces and dashes people add
-    are dropped); refused: too many wrong codes (CodeBlocked), no such player in the event,
-    the wrong code (CodeWrong, counted)."""
-    if code_blocked(request, event):
+    are dropped); refused: too many wrong codes from the client `address` or for the event
+    (CodeBlocked), no such player in the event, the wrong code (CodeWrong, counted)."""
+    if code_blocked(address, event):
         raise CodeBlocked("code_blocked", minutes=WINDOW_SECONDS // 60)
     code = "".join(ch for ch in str(typed or "") if ch.isdigit())
     entry = event.entries.select_related("player").filter(player_id=player_id).first()
@@ -85,14 +81,14 @@ def code_check(request, event: Event, player_id: int, typed: object) -> Entry:
     if not code:
         raise TournamentError("code_missing")
     if not secrets.compare_digest(entry.code, code):
-        by_address, by_event = (count(key, WINDOW_SECONDS) for key in _keys(request, event))
+        counted = WRONG_CODES.count(address=address, event=event.pk)
         log.warning(
             "wrong personal code for player %s of event %s (%s from the address, %s for the "
             "event in %ss)",
             player_id,
             event.pk,
-            by_address,
-            by_event,
+            counted["address"],
+            counted["event"],
             WINDOW_SECONDS,
         )
         raise CodeWrong("code_wrong", name=entry.player.name)

@@ -59,14 +59,28 @@ def players_register(
     if repeat is not None:
         raise TournamentError("name_listed_twice", name=cleaned[repeat[1]])
     known = _club_players_by_key(event)
-    next_round = joining_round(event)
-    entries, entered = [], False
+    players = []
     for name in cleaned:
         player = known.get(name_key(name))
         if player is None:
             player, _ = Player.objects.get_or_create(club=event.club, name=name)
             known[name_key(name)] = player
-        name = player.name
+        players.append(player)
+    return enter_players(event=event, players=players, checked_in=checked_in, actor=actor)
+
+
+def enter_players(
+    *, event: Event, players: list[Player], checked_in: bool = False, actor: str = ""
+) -> list[Entry]:
+    """The one way a player is entered into an event (by name, players_register; by record,
+    clubs.services.members.members_enter; each asks who may first): one entry each, joining
+    the next round built, in the event's log; entering someone already entered changes
+    nothing. A new entry is a new row of the standings, so once there are rounds they are
+    marked stale. Call it inside the caller's transaction."""
+    _open(event)
+    next_round = joining_round(event)
+    entries, entered = [], False
+    for player in players:
         entry, created = Entry.objects.get_or_create(
             event=event,
             player=player,
@@ -75,7 +89,7 @@ def players_register(
         entries.append(entry)
         if created:
             entered = True
-            data = {"player": player.pk, "name": name, "round": next_round}
+            data = {"player": player.pk, "name": player.name, "round": next_round}
             log_action(event, actor, "player_entered", **data)
     if entered and event.rounds.exists():  # before the first round there are no standings
         standings_changed(event)

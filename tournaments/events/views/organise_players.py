@@ -36,6 +36,7 @@ from tournaments.events.services.registration import (
 from tournaments.models import Entry, Event
 from tournaments.rounds.selectors import round_to_build
 from tournaments.rounds.services import walkouts
+from tournaments.rounds.services.rounds import too_few_players
 
 PLAYERS = "tournaments/organise/players.html"
 MAX_FILTER = 80
@@ -84,10 +85,11 @@ def _players(
 
 def _counts(event: Event) -> dict:
     """The counts line and the step after check-in: building the next round, once enough
-    players are checked in for a table and no round is under way."""
+    players are checked in for a table (round_create's rule, too_few_players) and no round
+    is under way."""
     counts = entry_counts(event)
     next_number = round_to_build(event, event.rounds.order_by("-number").first())
-    ready = next_number is not None and counts.checked_in >= 3
+    ready = next_number is not None and too_few_players(counts.checked_in) is None
     return {"counts": counts, "next_number": next_number if ready else None}
 
 

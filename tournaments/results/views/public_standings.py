@@ -30,7 +30,7 @@ from tournaments.common.web.public import PAGES, event_page
 from tournaments.models import Event, Round
 from tournaments.results import render as standings_render
 from tournaments.results.presenters import built_ago, head_context
-from tournaments.rounds.presenters.tables import round_over, table_line
+from tournaments.rounds.presenters.tables import round_over, settled_labelled, table_line
 from tournaments.rounds.selectors import newest_published_round, round_byes, round_tables_played
 from tournaments.rounds.services import walkouts
 
@@ -124,7 +124,7 @@ def standings(request, event: Event):
     context = {
         "event": event,
         "standings_html": mark_safe(fragment.html),
-        "settled": walkouts.settled_tables(event),  # adjusted, void, ended as it stood
+        "settled": settled_labelled(walkouts.settled_tables(event)),
     }
     return render(request, STANDINGS, context)
 

@@ -21,8 +21,8 @@ from tournaments.common.event_settings import SETTING_LABELS
 from tournaments.common.messages import render
 from tournaments.common.vocabulary import PAIRING_MODE_LABELS
 from tournaments.models import EventLog, Round, Table
-from tournaments.rounds.selectors import RoundProgress, round_stuck
-from tournaments.rounds.services.walkouts import outcome_label
+from tournaments.rounds.presenters.tables import state_words
+from tournaments.rounds.selectors import RoundProgress, round_stuck, table_state
 
 EXPORT_LABELS = {
     "standings": gettext_lazy("Standings"),
@@ -261,28 +261,10 @@ def settled_label(progress: RoundProgress) -> str:
     )
 
 
-def result_label(game: Game | None) -> str:
-    if game is None:
-        return _("not published")
-    if game.result == Game.Result.CONFIRMED:
-        return _("confirmed")
-    if game.result == Game.Result.VOID:
-        return _("void")  # set aside after a walkout (tournaments.rounds.services.walkouts)
-    if game.result == Game.Result.FINISHED:
-        if game.placings is None:
-            return _("finished — the last tricks are needed")
-        return _("finished — awaiting confirmation")
-    return _("in play")
-
-
 def table_result(table: Table) -> str:
-    """The table's result in words, saying how the organisers settled it when they did
-    ("confirmed (adjusted)"): the one wording of the round page and the pairings export."""
-    result = result_label(table.game)
-    how = outcome_label(table)
-    if how and table.outcome != Table.Outcome.VOID:
-        return _("%(result)s (%(how)s)") % {"result": result, "how": how}
-    return result
+    """The table's state in words (tables.state_words, the one wording), for the round page
+    and the pairings export."""
+    return state_words(table_state(table))
 
 
 def placings(game: Game | None) -> list[PlacingView]:

@@ -1,5 +1,6 @@
 """A round's tables in words, for the public round page, the projector, "where do I sit" and a
-player's page: who sits where, who deals first, each game's state, totals and placings."""
+player's page: who sits where, who deals first, each game's state, totals and placings; a
+table's state in words (state_words) wherever it is shown."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring.models import Game
+from tournaments.common.vocabulary import TableStatus
 from tournaments.models import Round, Table
+from tournaments.rounds.selectors import TableState, table_state
 
 PLACES = {
     1: pgettext_lazy("placing", "1st"),
@@ -18,18 +21,60 @@ PLACES = {
 }
 
 
-def game_state(game: Game | None, deals: int) -> str:
-    if game is None:
+def state_words(state: TableState) -> str:
+    """A table's state in words: the one wording of the round pages (public and organiser's),
+    the table page, a player's page, the projector, the exports and the standings' notes."""
+    if not state.published:
         return _("no game yet")
-    if game.result == Game.Result.VOID:
-        return _("void: set aside by the organisers")
-    if game.result == Game.Result.CONFIRMED:
+    if state.status == TableStatus.VOID:
+        return _("void, set aside by the organisers")
+    if state.status == TableStatus.ADJUSTED:
+        return _("adjusted result, confirmed")
+    if state.ended_early:
+        return _("ended as it stood, confirmed")
+    if state.status == TableStatus.CONFIRMED:
         return _("confirmed")
-    if game.result == Game.Result.FINISHED:
+    if state.status == TableStatus.FINISHED:
+        if not state.placed:
+            return _("finished — the last tricks are needed")
         return _("finished, waiting for confirmation")
-    if not deals:
+    if state.deals is None:
+        return _("in play")
+    if not state.deals:
         return _("not started")
-    return ngettext("in play: %(n)s deal", "in play: %(n)s deals", deals) % {"n": deals}
+    return ngettext("in play: %(n)s deal", "in play: %(n)s deals", state.deals) % {"n": state.deals}
+
+
+def settled_labelled(tables: list[Table]) -> list[Table]:
+    """The tables the organisers settled, each with `label` (its state in words), for the
+    note under the public standings."""
+    for table in tables:
+        table.label = state_words(table_state(table))
+    return tables
+
+
+def player_notes(tables: list[Table]) -> dict[int, list[str]]:
+    """Per player, the rounds whose result a walkout changed (`tables`: those settled or
+    substituted, rounds.services.walkouts.changed_tables), for the standings export: where a
+    row's numbers need a word."""
+    notes: dict[int, list[str]] = {}
+    for table in tables:
+        where = {"n": table.round.number, "t": table.number}
+        if table.outcome != Table.Outcome.PLAYED:
+            label = state_words(table_state(table))
+            for player in table.seat_ids:
+                notes.setdefault(player, []).append(
+                    _("round %(n)s table %(t)s: %(what)s") % {**where, "what": label}
+                )
+        for move in table.substitutions:
+            notes.setdefault(move["joined"], []).append(
+                _("round %(n)s table %(t)s: substitute from deal %(d)s")
+                % {**where, "d": move["from_deal"]}
+            )
+            notes.setdefault(move["left"], []).append(
+                _("round %(n)s table %(t)s: left, no game") % where
+            )
+    return notes
 
 
 def round_over(round_: Round | None) -> bool:
@@ -102,18 +147,7 @@ def table_line(table: Table) -> TableLine:
         game_id=table.game_id,
         seats=seats,
         dealer=seats[table.first_dealer],
-        state=_settled_state(table, game_state(game, deals)),
+        state=state_words(table_state(table, deals)),
         result=game.result if game is not None else "",
         outcome=table.outcome,
     )
-
-
-def _settled_state(table: Table, state: str) -> str:
-    """A confirmed result the organisers settled after a walkout says so (services.walkouts)."""
-    if table.game is None or not table.game.confirmed:
-        return state
-    if table.outcome == Table.Outcome.ADJUSTED:
-        return _("adjusted result, confirmed")
-    if table.outcome == Table.Outcome.ENDED_EARLY:
-        return _("ended as it stood, confirmed")
-    return state

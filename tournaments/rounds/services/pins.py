@@ -8,8 +8,8 @@ stops working at once. Phones already keeping the table keep it (the PIN only gr
 keeper link grants); replacing the table's secret ends them (scoring.services.creation).
 
 Guessing. Six digits are a million codes; a guesser must also name the table. Wrong PINs are
-counted per client address (config.client_ip, the one address rule) and per event, in the
-cache, as scoring.throttle counts wrong secrets; past either limit EVERY PIN from that
+counted per client address (config.client_ip, the one address rule) and per event, by the
+site's one throttle (config.throttle) as wrong secrets are; past either limit EVERY PIN from that
 address (or for that event) is refused for the rest of the window, the right one too: unlike
 a 256-bit secret a PIN can be guessed, so a right answer while blocked would let the guessing
 go on. The QR code, which carries the secret, is never blocked. With the limits below, a
@@ -28,8 +28,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from config.client_ip import client_address
-from config.window_count import count, current
+from config.throttle import Throttle
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.services import log_action
 from tournaments.models import Event, Round, Table
@@ -43,6 +42,9 @@ ADDRESS_FAILURES_ALLOWED = 20
 #: Wrong PINs for one event (any address) within the window.
 EVENT_FAILURES_ALLOWED = 40
 WINDOW_SECONDS = 600
+WRONG_PINS = Throttle(
+    "pin-failures", WINDOW_SECONDS, address=ADDRESS_FAILURES_ALLOWED, event=EVENT_FAILURES_ALLOWED
+)
 
 
 class PinBlocked(TournamentError):
@@ -113,35 +115,21 @@ class PinEntry:
         return cls(table, "".join(ch for ch in pin if ch.isdigit()))
 
 
-def _address_key(address: str) -> str:
-    return f"pin-failures:{address}"
+def pin_blocked(address: str, event: Event) -> bool:
+    """Whether PINs from this client address, or for this event, are refused for now."""
+    return WRONG_PINS.blocked(address=address, event=event.pk)
 
 
-def _event_key(event: Event) -> str:
-    return f"pin-failures:event:{event.pk}"
-
-
-def pin_blocked(request, event: Event) -> bool:
-    """Whether PINs from this client, or for this event, are refused for now."""
-    by_address = current(_address_key(client_address(request)))
-    by_event = current(_event_key(event))
-    return by_address >= ADDRESS_FAILURES_ALLOWED or by_event >= EVENT_FAILURES_ALLOWED
-
-
-def _failed(request, event: Event, entry: PinEntry) -> None:
-    address = client_address(request)
-    by_address, by_event = (
-        count(_address_key(address), WINDOW_SECONDS),
-        count(_event_key(event), WINDOW_SECONDS),
-    )
-    if by_address <= ADDRESS_FAILURES_ALLOWED and by_event <= EVENT_FAILURES_ALLOWED:
+def _failed(address: str, event: Event, entry: PinEntry) -> None:
+    counted = WRONG_PINS.count(address=address, event=event.pk)
+    if counted.within:
         log.warning(
             "wrong PIN for table %s of event %s from %s (%s from it, %s for the event in %ss)",
             entry.table,
             event.pk,
             address,
-            by_address,
-            by_event,
+            counted["address"],
+            counted["event"],
             WINDOW_SECONDS,
         )
 
@@ -183,16 +171,17 @@ def open_round(event: Event) -> Round:
     return round_
 
 
-def pin_check(request, event: Event, entry: PinEntry) -> Table:
+def pin_check(address: str, event: Event, entry: PinEntry) -> Table:
     """The table the typed number and PIN open, or the refusal: no open round, the round
-    closed, no such table, too many wrong PINs (PinBlocked), the wrong PIN (PinWrong)."""
+    closed, no such table, too many wrong PINs from the client `address` or for the event
+    (PinBlocked), the wrong PIN (PinWrong)."""
     round_ = open_round(event)
-    if pin_blocked(request, event):
+    if pin_blocked(address, event):
         raise PinBlocked("pin_blocked", minutes=WINDOW_SECONDS // 60)
     table = round_.tables.select_related("game").filter(number=entry.table).first()
     if table is None:
         raise NotAllowed("pin_no_table", t=entry.table, n=round_.number)
     if table.game_id is None or not table.pin or not secrets.compare_digest(table.pin, entry.pin):
-        _failed(request, event, entry)
+        _failed(address, event, entry)
         raise PinWrong("pin_wrong", t=entry.table)
     return table

@@ -17,8 +17,13 @@ from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.queue import enqueue_on_commit
 from tournaments.common.services import log_action, standings_changed
 from tournaments.common.vocabulary import ROUND_MIN_PLAYERS
-from tournaments.models import SETTLED_RESULTS, Event, Round, Table
-from tournaments.rounds.selectors import round_actions, round_field_size, round_to_build
+from tournaments.models import Event, Round, Table
+from tournaments.rounds.selectors import (
+    round_actions,
+    round_field_size,
+    round_progress_of,
+    round_to_build,
+)
 from tournaments.rounds.services.pins import pins_make
 
 log = logging.getLogger(__name__)
@@ -254,9 +259,9 @@ def round_close(*, round_: Round, actor: str = "") -> Round:
     round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise NotAllowed("close_not_allowed")
-    open_tables = round_.tables.exclude(game__result__in=SETTLED_RESULTS).count()
-    if open_tables:
-        raise NotAllowed("tables_unsettled", n=open_tables)
+    progress = round_progress_of(round_)
+    if not progress.all_settled:
+        raise NotAllowed("tables_unsettled", n=progress.unsettled)
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save()

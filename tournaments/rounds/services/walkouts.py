@@ -22,30 +22,24 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils.translation import gettext as _
 
 from scoring import services as scoring
 from scoring.errors import ScoringError
 from scoring.models import Game
 from scoring.names import clean
 from tournaments.common.errors import NotAllowed, TournamentError, scoring_refusal
-from tournaments.common.services import standings_changed
-from tournaments.common.vocabulary import TABLE_STATUSES, TableStatus
+from tournaments.common.services import log_action, standings_changed
+from tournaments.common.vocabulary import TableStatus
 from tournaments.events.selectors.entries import open_table_of  # noqa: F401 - the pages ask it here too
-from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Entry, EventLog, Player, Round, Table
-
-#: The states a table's JSON and the organiser's table page give.
-STATUSES = TABLE_STATUSES
+from tournaments.events.services.registration import players_register
+from tournaments.models import PUBLIC_ROUND_STATUSES, Bye, Entry, Player, Round, Table
+from tournaments.rounds.selectors import table_state
 
 
 def _log(table: Table, actor: str, action: str, reason: str, **data) -> None:
-    EventLog.objects.create(
-        event=table.round.event,
-        actor=actor,
-        action=action,
-        reason=reason,
-        data={"round": table.round.number, "table": table.number, **data},
-    )
+    """The event's log line for this table (log_action, naming the round and table)."""
+    where = {"round": table.round.number, "table": table.number}
+    log_action(table.round.event, actor, action, reason, **where, **data)
 
 
 def _scoring(call, **kwargs) -> Game:
@@ -96,16 +90,31 @@ def substitute_candidates(table: Table) -> list[Player]:
 
 @transaction.atomic
 def table_substitute(
-    *, table: Table, seat: int, player: Player, reason: str, actor: str = ""
+    *,
+    table: Table,
+    seat: int,
+    player: Player | None = None,
+    name: object = None,
+    reason: str,
+    actor: str = "",
+    by=None,
 ) -> Table:
-    """`player` takes `seat` from the next deal on (see the module docstring for the result)."""
+    """`player`, or a new `name` (entered in the event and checked in), takes `seat` from
+    the next deal on (see the module docstring for the result). One of the two, never both.
+    Entering the name and seating them are one act: refused, neither is done. A new name
+    becomes a member of the club, so `by` must run the event (common.permissions)."""
     reason = _reason(reason)
+    if (player is None) == (name is None or name == ""):
+        raise TournamentError("substitute_one_of")
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1, 2):
         raise TournamentError("seat_invalid")
     table = _open_table(table)
     if table.game.result == Game.Result.CONFIRMED:
         raise NotAllowed("result_confirmed_reopen")
     round_, event = table.round, table.round.event
+    if player is None:
+        new = players_register(event=event, names=[name], checked_in=True, actor=actor, by=by)
+        player = new[0].player
     entry = Entry.objects.filter(event=event, player=player).first()
     if entry is None:
         raise TournamentError("player_not_in_event", name=player.name)
@@ -228,30 +237,16 @@ def table_adjust(
 # --- reads ------------------------------------------------------------------------------------
 
 
-def table_status(table: Table) -> str:
-    """One of STATUSES: how far the table's result has come, and how it was settled."""
-    game = table.game
-    if table.outcome == Table.Outcome.VOID or (game is not None and game.result == "void"):
-        return TableStatus.VOID.value
-    if game is None or game.result == Game.Result.IN_PLAY:
-        return TableStatus.PLAYING.value
-    if game.result == Game.Result.FINISHED:
-        return TableStatus.FINISHED.value
-    if table.outcome == Table.Outcome.ADJUSTED:
-        return TableStatus.ADJUSTED.value
-    return TableStatus.CONFIRMED.value
-
-
 def table_data(table: Table) -> dict:
     """The table as the API gives it (the round detail's table, plus how it was settled)."""
-    game = table.game
+    game, state = table.game, table_state(table)
     return {
         "table": table.number,
         "players": [player.name for player in table.seats],
         "player_ids": list(table.seat_ids),
         "game": table.game_id,
-        "finished": game is not None and game.result != Game.Result.IN_PLAY,
-        "status": table_status(table),
+        "finished": state.published and state.status != TableStatus.PLAYING,
+        "status": state.status.value,
         "outcome": table.outcome,
         "reason": table.outcome_reason,
         "totals": list(game.totals) if game is not None else [],
@@ -269,57 +264,25 @@ def left_table_of(round_: Round, player_id: int) -> Table | None:
     return None
 
 
-def outcome_label(table: Table) -> str:
-    """How a table was settled, in words for exports ("" for an ordinary played table)."""
-    if table.outcome == Table.Outcome.VOID:
-        return _("void")
-    if table.outcome == Table.Outcome.ADJUSTED:
-        return _("adjusted")
-    if table.outcome == Table.Outcome.ENDED_EARLY:
-        return _("ended as it stood")
-    return ""
-
-
-def player_notes(event) -> dict[int, list[str]]:
-    """Per player, the rounds whose result a walkout changed (settled tables and
-    substitutions), for the standings export: where a row's numbers need a word."""
-    notes: dict[int, list[str]] = {}
+def changed_tables(event) -> list[Table]:
+    """The event's public tables whose result a walkout changed: settled by the organisers
+    (adjusted, void, ended as it stood) or with a substitute, by round and number."""
     tables = Table.objects.filter(
         round__event=event, round__status__in=PUBLIC_ROUND_STATUSES
-    ).select_related("round")
+    ).select_related("round", "game")
     tables = tables.exclude(outcome=Table.Outcome.PLAYED, substitutions=[])
-    for table in tables.order_by("round__number", "number"):
-        where = {"n": table.round.number, "t": table.number}
-        label = outcome_label(table)
-        if label:
-            for player in table.seat_ids:
-                notes.setdefault(player, []).append(
-                    _("round %(n)s table %(t)s: %(what)s") % {**where, "what": label}
-                )
-        for move in table.substitutions:
-            notes.setdefault(move["joined"], []).append(
-                _("round %(n)s table %(t)s: substitute from deal %(d)s")
-                % {**where, "d": move["from_deal"]}
-            )
-            notes.setdefault(move["left"], []).append(
-                _("round %(n)s table %(t)s: left, no game") % where
-            )
-    return notes
+    return list(tables.order_by("round__number", "number"))
 
 
 def settled_tables(event) -> list[Table]:
-    """The event's tables the organisers settled (adjusted, void, ended as it stood), each
-    with `label`, for the note under the public standings."""
+    """The event's tables the organisers settled (adjusted, void, ended as it stood)."""
     tables = (
         Table.objects.filter(round__event=event, round__status__in=PUBLIC_ROUND_STATUSES)
         .exclude(outcome=Table.Outcome.PLAYED)
-        .select_related("round")
+        .select_related("round", "game")
         .order_by("round__number", "number")
     )
-    settled = list(tables)
-    for table in settled:
-        table.label = outcome_label(table)
-    return settled
+    return list(tables)
 
 
 def seat_names_at(table: Table, deal: int, names: dict[int, str]) -> list[str]:

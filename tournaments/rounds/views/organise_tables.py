@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
@@ -31,9 +31,9 @@ from tournaments.common.selectors import round_by_number
 from tournaments.common.vocabulary import TableStatus
 from tournaments.common.web.access import actor, organiser_required
 from tournaments.common.web.forms_flow import submit
-from tournaments.events.services.registration import players_register
 from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
-from tournaments.rounds.selectors import table_of
+from tournaments.rounds.presenters.tables import state_words
+from tournaments.rounds.selectors import table_of, table_state
 from tournaments.rounds.services import walkouts
 
 PAGE = "tournaments/organise/table.html"
@@ -75,12 +75,17 @@ class SubstituteForm(Form):
         ]
         self.fields["reason"] = _reason_field()
 
-    def clean(self):
-        data = super().clean()
-        data["new_name"] = " ".join(data.get("new_name", "").split())
-        if bool(data.get("player")) == bool(data["new_name"]):
-            raise forms.ValidationError(_("Choose a player or type a new name (one of them)."))
-        return data
+    def substitution(self) -> dict:
+        """What walkouts.table_substitute takes from the form (one of a player or a name:
+        the service's rule)."""
+        data = self.cleaned_data
+        chosen = data.get("player")
+        return {
+            "seat": data["seat"],
+            "player": Player.objects.get(pk=chosen) if chosen else None,
+            "name": data.get("new_name") or None,
+            "reason": data["reason"],
+        }
 
 
 class ReasonOnlyForm(Form):
@@ -177,24 +182,6 @@ def _history(table: Table) -> list[GameChange]:
     return changes
 
 
-def _status_sentence(table: Table, status: str, deals: int) -> str:
-    """The table's state (walkouts.table_status) in a sentence, and whether it ended early."""
-    if status == TableStatus.PLAYING:
-        sentence = ngettext(
-            "Playing: %(n)s deal entered.", "Playing: %(n)s deals entered.", deals
-        ) % {"n": deals}
-    else:
-        sentence = {
-            TableStatus.FINISHED: _("Finished, waiting for confirmation."),
-            TableStatus.CONFIRMED: _("Confirmed."),
-            TableStatus.ADJUSTED: _("Adjusted result, confirmed."),
-            TableStatus.VOID: _("Void: the game is set aside."),
-        }.get(status, "")
-    if table.outcome == Table.Outcome.ENDED_EARLY:
-        sentence += " " + _("Ended as it stood.")
-    return sentence
-
-
 def _render(request, event: Event, table: Table, *, error: str = "", status: int = 200, **forms_):
     table = Table.objects.select_related("round__event", "game", "seat_0", "seat_1", "seat_2").get(
         pk=table.pk
@@ -215,21 +202,19 @@ def _render(request, event: Event, table: Table, *, error: str = "", status: int
         for seat, player in enumerate(table.seats)
     ]
     candidates = walkouts.substitute_candidates(table)
-    status_code = walkouts.table_status(table)
     deals = len(live_entries(game)) if game is not None else 0
+    state = table_state(table, deals)
     preview, preview_error = _finish_preview(table)
     context = {
         "event": event,
         "round": table.round,
         "table": table,
-        "status": status_code,
+        "status": state.status.value,
         "seats": seats,
         "deals": deals,
-        "status_sentence": _status_sentence(table, status_code, deals),
-        "confirmed": status_code == TableStatus.CONFIRMED,
-        "open": table.round.is_published
-        and game is not None
-        and status_code in (TableStatus.PLAYING, TableStatus.FINISHED),
+        "status_sentence": state_words(state),
+        "confirmed": state.status == TableStatus.CONFIRMED,
+        "open": table.round.is_published and state.open,
         "void_policy": dict(VOID_POLICIES)[event.void_policy],
         "preview": preview,
         "preview_error": preview_error,
@@ -265,20 +250,6 @@ def table_detail(request, event: Event, number: int, table_number: int):
     return _render(request, event, _table(event, number, table_number))
 
 
-def _substitute(*, table: Table, seat: int, player, new_name: str, reason: str, actor: str, by):
-    """The substitute form's writes: a new name is entered (checked in) first, then takes
-    the seat (walkouts.table_substitute). Returns the player who sits down."""
-    if new_name:
-        entry = players_register(
-            event=table.round.event, names=[new_name], checked_in=True, actor=actor, by=by
-        )[0]
-        sitting = entry.player
-    else:
-        sitting = Player.objects.get(pk=player)
-    walkouts.table_substitute(table=table, seat=seat, player=sitting, reason=reason, actor=actor)
-    return sitting
-
-
 @organiser_required
 @require_POST
 def table_substitute(request, event: Event, number: int, table_number: int):
@@ -287,12 +258,20 @@ def table_substitute(request, event: Event, number: int, table_number: int):
     form = SubstituteForm(
         request.POST, table=table, candidates=walkouts.substitute_candidates(table)
     )
-    outcome = submit(form, _substitute, table=table, actor=actor(request), by=request.user)
+    outcome = submit(
+        form,
+        walkouts.table_substitute,
+        data=form.substitution,
+        table=table,
+        actor=actor(request),
+        by=request.user,
+    )
     if not outcome.ok:
         return _render(request, event, table, status=outcome.status, substitute_form=form)
+    seat = form.cleaned_data["seat"]
     message = _("%(name)s takes seat %(seat)s from the next deal on.") % {
-        "name": outcome.result.name,
-        "seat": form.cleaned_data["seat"] + 1,
+        "name": outcome.result.seats[seat].name,
+        "seat": seat + 1,
     }
     return _done(request, event, table, message)
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+from config.client_ip import client_address
 from config.forms import Form
 from scoring.keeper import keep_grant
 from tournaments.common.errors import TournamentError
@@ -75,7 +76,7 @@ def table_pin(request, slug: str):
         return _page(request, event, form, status=400)
     entry = pins.PinEntry.typed(form.cleaned_data["table"], form.cleaned_data["pin"])
     try:
-        table = pins.pin_check(request, event, entry)
+        table = pins.pin_check(client_address(request), event, entry)
     except TournamentError as error:
         return _page(request, event, form, status=_status(error), error=error.message)
     keep_grant(request, table.game)

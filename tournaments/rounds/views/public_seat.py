@@ -16,6 +16,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from config.client_ip import client_address
 from tournaments.common.errors import TournamentError
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.web.public import PAGES, event_page, no_such_event, query_id
@@ -192,7 +193,9 @@ def seat_me(request, slug: str):
     if player is None:
         return redirect("tournaments:seat", event.slug)
     try:
-        entry = identity.code_check(request, event, player_id, request.POST.get("code"))
+        entry = identity.code_check(
+            client_address(request), event, player_id, request.POST.get("code")
+        )
     except TournamentError as error:
         return _prove_page(request, event, player, error=error.message, status=_error_status(error))
     return _proven(event, entry)
