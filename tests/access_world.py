@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from scoring import autoplay
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
 from tournaments import services, tokens
+from tournaments.club_models import ClubInvitation
 from tournaments.models import (
     Club,
     ClubGame,
@@ -36,7 +37,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors.identity import slip_token
-from tournaments.services import seasons
+from tournaments.services import invitations, seasons
 
 ROLES = ("anonymous", "table", "club", "event", "other club", "other event", "superuser")
 USERS = {
@@ -108,6 +109,9 @@ class World:
         self.season = seasons.season_create(club=self.club, name="Autumn")
         seasons.season_add_event(self.season, self.event)
         self.spare = Player.objects.create(club=self.club, name="A9 Spare")
+        self.invitation, self.invitation_token = invitations.invitation_create(
+            club=self.club, actor="alice", by=alice
+        )
         with TestCase.captureOnCommitCallbacks(execute=True):
             round_ = services.round_create(event=self.event)
         with TestCase.captureOnCommitCallbacks(execute=True):
@@ -162,6 +166,8 @@ def build_url(name: str, route: str, world: World) -> str:
         "secret": slip_token(world.entry) if name.endswith(":seat_slip") else world.game.secret,
         "what": "standings",
         "fmt": "csv",
+        "invitation_id": world.invitation.pk,
+        "token": world.invitation_token,
     }
     return reverse(name, kwargs={key: values[key] for key in wanted})
 
@@ -195,6 +201,13 @@ def write_body(name: str, world: World) -> dict:
         },
         "tournaments:organise_seasons": {"name": "Mine", "min_nights": 1},
         "tournaments:organise_club_settings": {"ratings_public": "on"},
+        "tournaments:organise_club_invitations": {"note": "Intruder"},
+        "tournaments:organise_club_reset_link": {"username": "alice"},
+        "tournaments:invitation_accept": {
+            "username": "newcomer",
+            "password1": "a long new pass 358",
+            "password2": "a long new pass 358",
+        },
     }
     return bodies.get(name, {})
 
@@ -222,6 +235,7 @@ def fingerprint() -> tuple:
         RatingStep.objects.count(),
         ClubGame.objects.count(),
         ClubLog.objects.count(),
+        _rows(ClubInvitation.objects, "pk", "used_at", "revoked_at"),
         EventLog.objects.count(),
         GameChange.objects.count(),
         SeatClaim.objects.count(),

@@ -8,6 +8,7 @@ from .views import (
     organise_club,
     organise_codes,
     organise_export,
+    organise_invitations,
     organise_pins,
     organise_players,
     organise_print,
@@ -56,6 +57,23 @@ urlpatterns = [
         organise_club.casual_game,
         name="organise_casual_game",
     ),
+    # becoming an organiser, a forgotten password (tournaments.views.organise_invitations)
+    path(
+        "organise/clubs/<slug:slug>/invitations/",
+        organise_invitations.invitations,
+        name="organise_club_invitations",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/invitations/<int:invitation_id>/withdraw/",
+        organise_invitations.invitation_revoke,
+        name="organise_club_invitation_revoke",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/password-link/",
+        organise_invitations.reset_link,
+        name="organise_club_reset_link",
+    ),
+    path("join/<str:token>/", organise_invitations.invitation_accept, name="invitation_accept"),
     # a club's seasons (tournaments.views.organise_seasons)
     path("organise/clubs/<slug:slug>/seasons/", organise_seasons.seasons, name="organise_seasons"),
     path(
