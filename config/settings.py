@@ -230,6 +230,9 @@ LOGGING = {
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"level": LOG_LEVEL, "propagate": True},
+        # axes says "AXES: BEGIN version …" (INFO) each time a process starts, which reads
+        # like an error to whoever starts the site; its lockouts are warnings and still show.
+        "axes.apps": {"level": "WARNING"},
     },
 }
 
@@ -256,6 +259,9 @@ if CELERY_BROKER_URL == "filesystem://":
         "control_folder": str(_celery_folders["control"]),
         "store_processed": False,
     }
+    # A folder has no host: kombu warns "No hostname was supplied. Reverting to default
+    # 'localhost'" at every connection, which means nothing here. Its errors still show.
+    LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}
 # The folder broker is for one machine; production refuses it (config/checks.py) unless this
 # says the deployment IS one machine (a venue laptop: site and worker side by side).
 ALLOW_LOCAL_BROKER = env_bool(os.environ, "ALLOW_LOCAL_BROKER", default=False)

@@ -20,7 +20,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import autoplay
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
-from tournaments.clubs.services import seasons
+from tournaments.club_models import ClubInvitation
+from tournaments.clubs.services import invitations, seasons
 from tournaments.common import tokens
 from tournaments.events.selectors.identity import slip_token
 from tournaments.events.services.event import club_create, event_create, organiser_add
@@ -111,6 +112,9 @@ class World:
         self.season = seasons.season_create(club=self.club, name="Autumn")
         seasons.season_add_event(self.season, self.event)
         self.spare = Player.objects.create(club=self.club, name="A9 Spare")
+        self.invitation, self.invitation_token = invitations.invitation_create(
+            club=self.club, actor="alice", by=alice
+        )
         with TestCase.captureOnCommitCallbacks(execute=True):
             round_ = round_create(event=self.event)
         with TestCase.captureOnCommitCallbacks(execute=True):
@@ -165,6 +169,8 @@ def build_url(name: str, route: str, world: World) -> str:
         "secret": slip_token(world.entry) if name.endswith(":seat_slip") else world.game.secret,
         "what": "standings",
         "fmt": "csv",
+        "invitation_id": world.invitation.pk,
+        "token": world.invitation_token,
     }
     return reverse(name, kwargs={key: values[key] for key in wanted})
 
@@ -198,6 +204,13 @@ def write_body(name: str, world: World) -> dict:
         },
         "tournaments:organise_seasons": {"name": "Mine", "min_nights": 1},
         "tournaments:organise_club_settings": {"ratings_public": "on"},
+        "tournaments:organise_club_invitations": {"note": "Intruder"},
+        "tournaments:organise_club_reset_link": {"username": "alice"},
+        "tournaments:invitation_accept": {
+            "username": "newcomer",
+            "password1": "a long new pass 358",
+            "password2": "a long new pass 358",
+        },
     }
     return bodies.get(name, {})
 
@@ -225,6 +238,7 @@ def fingerprint() -> tuple:
         RatingStep.objects.count(),
         ClubGame.objects.count(),
         ClubLog.objects.count(),
+        _rows(ClubInvitation.objects, "pk", "used_at", "revoked_at"),
         EventLog.objects.count(),
         GameChange.objects.count(),
         SeatClaim.objects.count(),

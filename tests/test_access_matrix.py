@@ -106,6 +106,12 @@ MATRIX: dict[str, tuple[frozenset, frozenset]] = {
     "tournaments:organise_seasons": (RUNS_CLUB, RUNS_CLUB),
     "tournaments:organise_season": (RUNS_CLUB, RUNS_CLUB),
     "tournaments:organise_season_delete": (RUNS_CLUB, RUNS_CLUB),
+    # invitations to run the club, password links for its organisers (only its organisers)
+    "tournaments:organise_club_invitations": (RUNS_CLUB, RUNS_CLUB),
+    "tournaments:organise_club_invitation_revoke": (RUNS_CLUB, RUNS_CLUB),
+    "tournaments:organise_club_reset_link": (RUNS_CLUB, RUNS_CLUB),
+    # the invitation's link is the key: whoever holds it (a new account, or the one logged in)
+    "tournaments:invitation_accept": (EVERYONE, EVERYONE),
     # the form names its club in the body: any account opens it, only the club's organisers
     # make an event in the club named
     "tournaments:organise_event_new": (LOGGED_IN, RUNS_CLUB),

@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
+from tournaments.club_models import ClubInvitation
 from tournaments.models import (
     ApiToken,
     Bye,
@@ -82,6 +83,9 @@ def rows(django_user_model):
         SeatClaim: SeatClaim.objects.create(game=game, seat=0, holder="h" * 64),
         Verdict: Verdict.objects.create(game=game, seat=0, agrees=False, reason="Ana", version=1),
         ClubLog: ClubLog.objects.create(club=club, actor="olga", action="members_merged"),
+        ClubInvitation: ClubInvitation.objects.create(
+            club=club, digest="i" * 64, made_by="olga", note="Ana", expires_at=timezone.now()
+        ),
         Season: Season.objects.create(club=club, name="Ana's autumn"),
         ClubGame: ClubGame.objects.create(
             game=Game.objects.create(

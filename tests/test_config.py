@@ -167,6 +167,31 @@ def test_settings_start_with_secret_key_when_debug_off(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
+def test_starting_says_nothing_that_reads_like_an_error():
+    """A site starting on the folder broker: axes' INFO banner and kombu's "No hostname was
+    supplied" (a folder has none) are not shown; a real error of either still is."""
+    script = (
+        "import logging, django; django.setup();"
+        "from config.celery import app;"
+        "app.connection_for_write().info();"  # what enqueuing a task does first
+        "logging.getLogger('kombu.connection').error('kombu trouble');"
+        "logging.getLogger('axes.handlers').warning('axes lockout')"
+    )
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    env.pop("CELERY_BROKER_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=BASE_DIR,
+        env={**env, "DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "AXES: BEGIN" not in result.stderr and "No hostname" not in result.stderr
+    assert "kombu trouble" in result.stderr and "axes lockout" in result.stderr
+
+
 def test_settings_in_this_process():
     assert settings.LANGUAGE_CODE == "en"
     assert [code for code, _name in settings.LANGUAGES] == ["en", "bg"]

@@ -153,7 +153,7 @@ def test_a_seat_is_a_place_at_the_table_never_a_position():
 
 #: English where "hand" is not a deal: a verb, an idiom, the export's column of hand numbers.
 HAND_NOT_A_DEAL = re.compile(
-    r"\bhand (?:it|them|the cards)\b|\bby hand\b|^Hand$", re.IGNORECASE | re.MULTILINE
+    r"\bhand (?:it|them|the cards|the link)\b|\bby hand\b|^Hand$", re.IGNORECASE | re.MULTILINE
 )
 
 

@@ -70,6 +70,8 @@ def build(name: str, route: str, world) -> str:
         "secret": world.game.secret,
         "what": "standings",
         "fmt": "csv",
+        "invitation_id": 1,
+        "token": "no-such-invitation",
     }
     return reverse(name, kwargs={key: values[key] for key in wanted})
 

@@ -1,5 +1,5 @@
 """Clubs, players, events, rounds, tables, byes, standings, the logs, seasons, casual club games,
-ratings and API tokens in the admin.
+ratings, organiser invitations and API tokens in the admin.
 
 Read-only (config.readonly_admin): every change goes through the organiser pages or the API,
 whose services keep the audit trail and the standings in step. The one exception is an API
@@ -11,6 +11,7 @@ new one once).
 from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
+from tournaments.club_models import ClubInvitation
 from tournaments.models import (
     ApiToken,
     Bye,
@@ -157,6 +158,18 @@ class RatingStepAdmin(ReadOnlyAdmin):
     list_filter = ("club", "batch_at")
     search_fields = ("player__name", "batch")
     list_select_related = ("player", "game")
+
+
+@admin.register(ClubInvitation)
+class ClubInvitationAdmin(ReadOnlyAdmin):
+    """Its digest is left out: it opens nothing, but it is nobody's business either."""
+
+    list_display = ("club", "note", "made_by", "created_at", "expires_at", "used_by", "revoked_at")
+    list_filter = ("club", "created_at")
+    search_fields = ("club__name", "note", "made_by", "used_by__username")
+    fields = list_display + ("used_at",)
+    readonly_fields = fields
+    list_select_related = ("club", "used_by")
 
 
 @admin.register(ApiToken)

@@ -3,6 +3,7 @@ and its players' ratings. Django finds these models through tournaments.models, 
 imports them; they live here only to keep each module short (and name the models they point
 to by label, so this module needs nothing from that one)."""
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -113,3 +114,32 @@ class RatingStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} after game {self.game_id}: {self.ordinal:.1f}"
+
+
+class ClubInvitation(models.Model):
+    """A one-time link that makes whoever opens it an organiser of the club: made by one of
+    its organisers, used once, refused after `expires_at` or once revoked. Only the digest of
+    its token is kept (tournaments.services.invitations): the link is shown once."""
+
+    club = models.ForeignKey("Club", on_delete=models.CASCADE, related_name="invitations")
+    digest = models.CharField(max_length=64, unique=True)
+    made_by = models.CharField(max_length=150, blank=True)
+    #: Whom it was for, as its maker wrote it (a name or an e-mail address): a reminder only.
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.club}: invitation {self.pk}"

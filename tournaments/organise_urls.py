@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from tournaments.clubs.views import organise_club, organise_seasons
+from tournaments.clubs.views import organise_club, organise_invitations, organise_seasons
 from tournaments.events.views import account, organise, organise_codes, organise_players
 from tournaments.results.views import organise_export
 from tournaments.rounds.views import organise_pins, organise_print, organise_rounds, organise_tables
@@ -47,6 +47,23 @@ urlpatterns = [
         organise_club.casual_game,
         name="organise_casual_game",
     ),
+    # becoming an organiser, a forgotten password (tournaments.clubs.views.organise_invitations)
+    path(
+        "organise/clubs/<slug:slug>/invitations/",
+        organise_invitations.invitations,
+        name="organise_club_invitations",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/invitations/<int:invitation_id>/withdraw/",
+        organise_invitations.invitation_revoke,
+        name="organise_club_invitation_revoke",
+    ),
+    path(
+        "organise/clubs/<slug:slug>/password-link/",
+        organise_invitations.reset_link,
+        name="organise_club_reset_link",
+    ),
+    path("join/<str:token>/", organise_invitations.invitation_accept, name="invitation_accept"),
     # a club's seasons (tournaments.clubs.views.organise_seasons)
     path("organise/clubs/<slug:slug>/seasons/", organise_seasons.seasons, name="organise_seasons"),
     path(

@@ -52,3 +52,43 @@ def test_running_the_demo_again_keeps_the_data_and_renews_the_password():
     assert Event.objects.get(slug="demo-evening").club.seasons.count() == 1
     assert log_in("organiser", "one") is None
     assert log_in("organiser", "two") is not None
+
+
+def test_without_a_password_the_demo_keeps_the_one_it_made(tmp_path):
+    """A club that goes on using the demo site is not locked out at each restart: the password
+    made once is kept (the owner's only), printed each run, and its sessions stay valid."""
+    from django.contrib.auth import get_user_model
+
+    kept = tmp_path / "password"
+    first = demo("--password-file", str(kept))
+    password = kept.read_text().strip()
+    assert f"organiser / {password}" in first and oct(kept.stat().st_mode & 0o777) == "0o600"
+    stored = get_user_model().objects.get(username="organiser").password
+    again = demo("--password-file", str(kept))
+    assert f"organiser / {password}" in again and log_in("organiser", password) is not None
+    # the same hash: a new one would end every session the organiser has open
+    assert get_user_model().objects.get(username="organiser").password == stored
+
+
+def test_a_password_the_organiser_chose_is_left_alone(tmp_path):
+    from django.contrib.auth import get_user_model
+
+    kept = tmp_path / "password"
+    demo("--password-file", str(kept))
+    organiser = get_user_model().objects.get(username="organiser")
+    organiser.set_password("chosen by me")
+    organiser.save()
+    printed = demo("--password-file", str(kept))
+    assert log_in("organiser", "chosen by me") is not None
+    assert kept.read_text().strip() not in printed and "the password you chose" in printed
+
+
+def test_the_demo_players_are_written_in_cyrillic_and_in_latin(tmp_path):
+    """A Bulgarian club sees its own case: some names in Cyrillic, some in Latin letters."""
+    demo("--password", "x")
+    names = list(
+        Event.objects.get(slug="demo-evening").entries.values_list("player__name", flat=True)
+    )
+    cyrillic = [n for n in names if all("\u0400" <= c <= "\u04ff" or c == " " for c in n)]
+    latin = [n for n in names if n.isascii()]
+    assert len(cyrillic) >= 4 and len(latin) >= 4 and len(names) == 12

@@ -305,6 +305,16 @@ MESSAGES = {
     ),
     "member_name_taken": _("the club already has a member called %(name)s: merge them instead"),
     "casual_seats": _("a game needs three different players"),
+    # becoming an organiser, a forgotten password (tournaments.services.invitations)
+    "invitation_unknown": _("this invitation link is not known: ask an organiser for a new one"),
+    "invitation_used": _("this invitation has been used already: ask an organiser for a new one"),
+    "invitation_expired": _("this invitation has expired: ask an organiser for a new one"),
+    "invitation_revoked": _("this invitation was withdrawn: ask an organiser for a new one"),
+    "invitation_accepted_already": _("you already run %(club)s: this invitation stays unused"),
+    "reset_beyond_you": _(
+        "%(name)s also runs clubs or events you do not, or looks after the site: the "
+        "site's administrator sets their password (manage.py changepassword %(name)s)"
+    ),
 }
 
 #: The standings' refusals of settings an organiser chooses: each is worded here under the
