@@ -69,7 +69,9 @@ def offline_state(state: engine.GameState) -> dict:
         "totals": list(state.totals),
         "passes_left": list(state.passes_left),
         "called": [sorted(names) for names in called],
-        "last": None if last is None else {"points": list(last.points), "targets": list(last.targets)},
+        "last": None
+        if last is None
+        else {"points": list(last.points), "targets": list(last.targets)},
         "end": state.end,
     }
 
@@ -166,6 +168,21 @@ def offline_words(rules: engine.Rules, names: list[str]) -> dict:
         "sum_fill": _("{name}: filled in with {count}."),
         "keep": _("Keep this hand on the phone"),
         "change_call": _("Start the calls again"),
+        "row": {
+            "call": [
+                {
+                    name: _("%(call)s · %(name)s") % {"call": call_label(name), "name": player}
+                    for name in call_names
+                    if name != "pass"
+                }
+                for player in names
+            ],
+            "redeal_one": [_("Redeal: %(name)s passed.") % {"name": player} for player in names],
+            "redeal_all": _("Redeal: everyone passed."),
+            "dealer": [_("dealer: %(name)s") % {"name": player} for player in names],
+            "waiting": _("waiting to send"),
+        },
+        "result": _("Result"),
         "over": _(
             "The game is over with the hands kept on this phone: the result shows once they "
             "are sent."

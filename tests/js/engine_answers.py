@@ -145,6 +145,25 @@ def _view(engine, table, played, calls):
     }
 
 
+def _row(row: dict) -> dict:
+    """A row of the table page's score sheet (presenters.table), as the phone must show it."""
+    from django.utils.translation import gettext
+
+    cells = None
+    if not row["redeal"]:
+        cells = [
+            {"tricks": cell.tricks, "points": cell.points, "total": cell.total}
+            for cell in (row[f"seat{seat}"] for seat in range(3))
+        ]
+    return {
+        "number": row["number"],
+        "call": row["call"],
+        "dealer": gettext("dealer: %(name)s") % {"name": row["dealer"]},
+        "redeal": row["redeal"],
+        "cells": cells,
+    }
+
+
 def _step(engine, played, calls):
     """The engine's answer to the next deal's calls so far."""
     auction = played.auction()
@@ -155,7 +174,9 @@ def _step(engine, played, calls):
         "calls": calls,
         "to_call": auction.to_call,
         "allowed": [call.name for call in auction.allowed_calls()],
-        "contract": None if contract is None else {"seat": contract.seat, "call": contract.call.name},
+        "contract": None
+        if contract is None
+        else {"seat": contract.seat, "call": contract.call.name},
         "redeal": auction.redeal,
         "passes_left": list(auction.entitlements.passes_left),
         "exchange": [t.as_json() for t in played.exchange_due(contract.call if contract else None)],
@@ -215,9 +236,11 @@ def build() -> dict:
                     begun = _played(engine, rules, first_dealer, deals[:start])
                     played = _played(engine, rules, first_dealer, deals[:stop])
                     state = played.state()
+                    sheet = table._sheet_rows(state, NAMES)[start:stop]
                     case = {
                         "start": offline.offline_state(begun.state()),
                         "hands": deals[start:stop],
+                        "rows": [_row(row) for row in sheet],
                         "state": offline.offline_state(state),
                         "next": engine.record.next_as_json(state.next),
                     }

@@ -9,7 +9,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const rules = require("../../static/js/offline/rules.js");
-const { dealView, signed } = require("../../static/js/offline/deal_view.js");
+const { dealView, rowView, signed } = require("../../static/js/offline/deal_view.js");
 
 const answers = JSON.parse(fs.readFileSync(path.join(__dirname, "engine_answers.json"), "utf8"));
 
@@ -119,6 +119,20 @@ test("the next deal is worded as the table page words it", () => {
       );
     });
   });
+});
+
+test("each hand kept is a row of the sheet as the table page writes it", () => {
+  let count = 0;
+  eachCase((variant, item, name) => {
+    let state = item.start;
+    item.hands.forEach((hand, index) => {
+      const after = rules.play(variant.rules, state, hand);
+      assert.deepEqual(rowView(variant.rules, state, hand, after, variant.words), item.rows[index], name);
+      state = after;
+      count += 1;
+    });
+  });
+  assert.ok(count > 50);
 });
 
 test("totals are signed with a true minus sign", () => {

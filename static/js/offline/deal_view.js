@@ -110,5 +110,27 @@
     return view;
   }
 
-  return { dealView: dealView, fill: fill, signed: signed };
+  /* A hand kept on the phone as a row of the score sheet (presenters.table's sheet rows):
+   * its call and dealer, and for a played hand each seat's total, tricks and points. From
+   * the state before the hand and after it (rules.play). */
+  function rowView(game, before, deal, after, words) {
+    var now = rules.auction(game, before, deal.calls);
+    var row = { number: before.deal, dealer: words.row.dealer[before.dealer], redeal: now.redeal };
+    if (now.redeal) {
+      row.call = now.calls.length === 1 ? words.row.redeal_one[now.calls[0].seat] : words.row.redeal_all;
+      row.cells = null;
+      return row;
+    }
+    row.call = words.row.call[now.contract.seat][now.contract.call];
+    row.cells = [0, 1, 2].map(function (seat) {
+      return {
+        tricks: deal.tricks[seat],
+        points: signed(after.last.points[seat]),
+        total: signed(after.totals[seat]),
+      };
+    });
+    return row;
+  }
+
+  return { dealView: dealView, fill: fill, rowView: rowView, signed: signed };
 });
