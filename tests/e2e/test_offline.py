@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.models import DealEntry, Game
 
-from . import every_screen
+from . import checks, every_screen
 from .checks import check_screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -316,6 +316,9 @@ def test_offline_the_page_still_guides_the_table(new_phone, live_server, screens
         expect(deal.locator("li.seat-card").nth(2).locator(".badge").first).to_be_visible()
         expect(deal.locator("li.seat-card").nth(0).locator(".seat-total")).to_contain_text("+1")
         screenshot(page, f"offline-keeper-{language}")
+        # The phone's own screen holds to the checks every screen is held to (in this page:
+        # a copy opened online would send the hands).
+        assert checks.screen_problems(page) == {}
 
         page.context.set_offline(False)
         page.evaluate("window.dispatchEvent(new Event('online'))")
