@@ -86,6 +86,8 @@
     } catch (error) {
       return { broken: true, rows: rows };
     }
+    // The kept hands follow one another: the next deal the rules reach is the queue's.
+    if (state.deal !== Queue.nextDeal(kept, shown.state.deal)) return { broken: true, rows: rows };
     return { state: state, rows: rows, calls: kept.length ? [] : shown.calls };
   }
 
