@@ -364,3 +364,39 @@ def test_a_busy_server_is_asked_again_and_nothing_is_offered_to_discard(
         expect(page.locator("#deal-heading")).to_contain_text(" 3", timeout=20_000)
         assert busy["left"] == 0
     assert recorded(game) == [(1, ["hearts"], [4, 7, 5]), (2, ["clubs"], [3, 8, 5])]
+
+
+def test_kept_hands_that_end_the_game_say_so_until_the_result_comes(
+    new_phone, live_server, screenshot
+):
+    """A kept hand ends the game (Sergeant Major: twelve tricks in one hand win at once): the
+    phone asks for no more hands and says the result comes once the hands are sent; back
+    online, the server's result."""
+    page = new_phone()
+    page.goto(live_server.url + "/games/new/")
+    for seat, name in enumerate(["Ana", "Boris", "Vera"]):
+        page.locator(f"#id_player_{seat}").fill(name)
+    page.locator('input[name="ruleset"][value="sergeant-major"]').check()
+    page.locator('input[name="first_dealer"][value="0"]').check()
+    page.locator("form.new-game button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    game = Game.objects.latest("pk")
+    assert game.ruleset == "sergeant-major"
+    online_hand(page, 1, "spades", [8, 5, 3])
+    wait_until_kept(page)
+
+    with every_screen.paused():
+        page.context.set_offline(True)
+        offline_hand(page, "hearts", [2, 12, 2])
+        deal = page.locator("#game section.offline-deal")
+        with translation.override("en"):
+            over = gettext(
+                "The game is over with the hands kept on this phone: the result shows once "
+                "they are sent."
+            )
+        expect(deal.locator(".notice")).to_have_text(over)
+        expect(deal.locator("button.call")).to_have_count(0)
+        page.context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(page.locator("#result-heading")).to_be_visible(timeout=15_000)
+    assert recorded(game) == [(1, ["spades"], [8, 5, 3]), (2, ["hearts"], [2, 12, 2])]
