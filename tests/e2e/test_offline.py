@@ -320,8 +320,7 @@ def test_offline_the_page_still_guides_the_table(new_phone, live_server, screens
         # a copy opened online would send the hands).
         assert checks.screen_problems(page) == {}
 
-        page.context.set_offline(False)
-        page.evaluate("window.dispatchEvent(new Event('online'))")
+        page.context.set_offline(False)  # the page reloads once the hands are sent
         expect(page.locator("#deal-heading")).to_contain_text(" 4", timeout=15_000)
     assert recorded(game) == [
         (1, ["hearts"], [4, 7, 5]),
@@ -396,7 +395,8 @@ def test_kept_hands_that_end_the_game_say_so_until_the_result_comes(
             )
         expect(deal.locator(".notice")).to_have_text(over)
         expect(deal.locator("button.call")).to_have_count(0)
+        # Back online (the browser's own "online" event, else the next try in 5 s): the
+        # page reloads once the hand is sent, so nothing is asked of it meanwhile.
         page.context.set_offline(False)
-        page.evaluate("window.dispatchEvent(new Event('online'))")
         expect(page.locator("#result-heading")).to_be_visible(timeout=15_000)
     assert recorded(game) == [(1, ["spades"], [8, 5, 3]), (2, ["hearts"], [2, 12, 2])]
