@@ -312,7 +312,7 @@ def nu_errors(documents: dict[str, str]) -> list[str]:
     ]
 
 
-def _screen_problems(page, *, phone: bool | None = None) -> dict[str, list[str]]:
+def screen_problems(page, *, phone: bool | None = None) -> dict[str, list[str]]:
     if phone is None:
         phone = page.viewport_size["width"] <= 480
     problems = {
@@ -370,8 +370,7 @@ def _in_other_language(page, name: str, phone: bool | None) -> dict[str, list[st
         COUNTS["other language"] += 1
         keep_html(copy, name)
         return {
-            f"{kind} ({other})": items
-            for kind, items in _screen_problems(copy, phone=phone).items()
+            f"{kind} ({other})": items for kind, items in screen_problems(copy, phone=phone).items()
         }
     finally:
         PAGE_OPTIONS.pop(id(copy), None)
@@ -387,6 +386,6 @@ def check_screen(page, name: str, screenshot=None, *, phone: bool | None = None)
         if screenshot is not None:
             screenshot(page, name)
         keep_html(page, name)
-        found = _screen_problems(page, phone=phone)
+        found = screen_problems(page, phone=phone)
         found.update(_in_other_language(page, name, phone))
     assert not found, f"{name} ({page.url}): {found}"

@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.models import DealEntry, Game
 
-from . import every_screen
+from . import checks, every_screen
 from .checks import check_screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,14 +57,20 @@ def online_hand(page, number: int, call: str, counts) -> None:
 
 
 def offline_hand(page, call: str, counts) -> None:
-    """A hand on the page's own form: the call, two counts (the third fills itself in), keep."""
-    entry = page.locator("#offline form.offline-entry")
-    expect(entry).to_be_visible()
-    entry.locator(f'.offline-call button[value="{call}"]').click()
-    entry.locator("#offline-tricks-0").fill(str(counts[0]))
-    entry.locator("#offline-tricks-1").fill(str(counts[1]))
-    expect(entry.locator("#offline-tricks-2")).to_have_value(str(counts[2]))
-    entry.locator("button[type=submit]").click()
+    """A hand on the phone's own deal section, as on the table page: the call button, two
+    chips tapped (the third count fills itself in), keep."""
+    deal = page.locator("#game section.offline-deal")
+    expect(deal).to_be_visible()
+    deal.locator(f'button.call[value="{call}"]').click()
+    tricks(page, counts)
+
+
+def tricks(page, counts) -> None:
+    deal = page.locator("#game section.offline-deal")
+    deal.locator(f'label[for="offline-tricks_0_{counts[0]}"]').click()
+    deal.locator(f'label[for="offline-tricks_1_{counts[1]}"]').click()
+    expect(deal.locator("#offline-tricks_2")).to_have_value(str(counts[2]))
+    deal.locator("form.tricks-form button[type=submit]").click()
 
 
 def recorded(game: Game) -> list[tuple[int, list, list]]:
@@ -98,20 +104,16 @@ def test_three_hands_offline_arrive_once_in_order(new_phone, live_server, screen
 def hands_offline(page, language, game, screenshot):
     page.context.set_offline(True)
     banner = page.locator("#offline .offline-banner")
-    # Deal 2 starts on the page's own call buttons, the rest on the offline form.
-    page.locator('#game button[name="call"][value="no-trump"]').click()
-    entry = page.locator("#offline form.offline-entry")
-    entry.locator("#offline-tricks-0").fill("4")
-    entry.locator("#offline-tricks-1").fill("4")
-    expect(entry.locator("#offline-tricks-2")).to_have_value("8")
-    entry.locator("button[type=submit]").click()
+    # Offline, the phone shows each next hand itself, as the table page does.
+    page.locator('#game section.offline-deal button.call[value="no-trump"]').click()
+    tricks(page, [4, 4, 8])
     expect(banner).to_have_text(banner_text(language, 1))
     offline_hand(page, "spades", [8, 5, 3])
     expect(banner).to_have_text(banner_text(language, 2))
     offline_hand(page, "clubs", [3, 8, 5])
     expect(banner).to_have_text(banner_text(language, 3))
     expect(page.locator("#game tr.offline-row.deal-row")).to_have_count(3)
-    expect(page.locator("#offline .offline-deal")).to_contain_text("5")
+    expect(page.locator("#offline-deal-heading")).to_contain_text("5")
     screenshot(page, f"offline-{language}-three-waiting")
     assert recorded(game) == [(1, ["hearts"], [4, 7, 5])]
 
@@ -146,11 +148,8 @@ def test_a_deal_recorded_meanwhile_on_another_phone_is_a_clash(
 
     with every_screen.paused():
         page.context.set_offline(True)
-        page.locator('#game button[name="call"][value="spades"]').click()
-        entry = page.locator("#offline form.offline-entry")
-        entry.locator("#offline-tricks-0").fill("8")
-        entry.locator("#offline-tricks-1").fill("5")
-        entry.locator("button[type=submit]").click()
+        page.locator('#game section.offline-deal button.call[value="spades"]').click()
+        tricks(page, [8, 5, 3])
         expect(page.locator("#offline .offline-banner")).to_have_text(banner_text(language, 1))
         # Meanwhile another phone records deal 2 otherwise.
         services.deal_record(
@@ -191,11 +190,8 @@ def test_a_hand_resent_after_another_phone_undid_it_never_brings_it_back(
 
     with every_screen.paused():
         page.context.set_offline(True)
-        page.locator('#game button[name="call"][value="spades"]').click()
-        entry = page.locator("#offline form.offline-entry")
-        entry.locator("#offline-tricks-0").fill("8")
-        entry.locator("#offline-tricks-1").fill("5")
-        entry.locator("button[type=submit]").click()
+        page.locator('#game section.offline-deal button.call[value="spades"]').click()
+        tricks(page, [8, 5, 3])
         banner = page.locator("#offline .offline-banner")
         expect(banner).to_have_text(banner_text(language, 1))
         # The first send arrived (its answer did not); another phone then undid deal 2.
@@ -247,3 +243,160 @@ def test_a_post_lost_on_the_network_is_kept_and_sent(new_phone, live_server, scr
         # Sent at once through the API (not routed away), then the page reloads at deal 3.
         expect(page.locator("#deal-heading")).to_contain_text(" 3", timeout=15_000)
     assert recorded(game) == [(1, ["hearts"], [4, 7, 5]), (2, ["clubs"], [3, 8, 5])]
+
+
+def seat_cards(page, section: str) -> list[str]:
+    return [
+        " ".join(text.split())
+        for text in page.locator(f"#game {section} .seats li.seat-card").all_inner_texts()
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "bg"])
+def test_offline_the_page_still_guides_the_table(new_phone, live_server, screenshot, language):
+    """Offline, the keeper's page shows what the table page shows before each hand, worked
+    out on the phone from the last state the server gave and the hands kept since: the seat
+    cards (targets, totals, who deals, who calls, passes left), the card exchange, the call
+    buttons with their suits, the trick pad; a pass redeals as the rules say (Blato: the
+    caller's pass redeals at once, the same dealer deals again); the hands kept are rows of
+    the sheet like the others."""
+    page = new_phone(locale="bg-BG" if language == "bg" else "en-GB")
+    game = start(page, live_server)
+    online_hand(page, 1, "hearts", [4, 7, 5])
+    wait_until_kept(page)
+    online_cards = seat_cards(page, "section.deal:not(.offline-deal)")
+    online_exchange = page.locator("#game section.deal .exchange").inner_text()
+    online_calls = page.locator("#game .call-form button.call").all_inner_texts()
+
+    with every_screen.paused():
+        page.context.set_offline(True)
+        page.evaluate("window.dispatchEvent(new Event('offline'))")
+        deal = page.locator("#game section.offline-deal")
+        expect(deal).to_be_visible()
+        expect(page.locator("#game section.deal:not(.offline-deal)")).to_be_hidden()
+        # Deal 2 as the table page showed it online: the same cards, exchange and calls.
+        assert seat_cards(page, "section.offline-deal") == online_cards
+        assert deal.locator(".exchange").inner_text() == online_exchange
+        assert deal.locator("button.call").all_inner_texts() == online_calls
+        expect(deal.locator('button.call[value="hearts"] .suit')).to_have_text("♥")
+        expect(deal.locator('button.call[value="hearts"]')).to_have_class(re.compile(r"\bred\b"))
+
+        # Vera calls first and passes: Blato redeals at once, Boris deals again.
+        deal.locator('button.call[value="pass"]').click()
+        banner = page.locator("#offline .offline-banner")
+        expect(banner).to_have_text(banner_text(language, 1))
+        expect(page.locator("#offline-deal-heading")).to_contain_text("3")
+        vera = deal.locator("li.seat-card").nth(2)
+        with translation.override(language):
+            used = gettext("pass used")
+            before_play = gettext("Before the play:")
+        expect(vera).to_contain_text(used)
+        expect(vera).to_have_class(re.compile(r"\bto-call\b"))
+        expect(deal.locator("li.seat-card").nth(1).locator(".badge")).to_have_count(1)
+        expect(deal.locator('button.call[value="pass"]')).to_have_count(0)
+
+        # Vera calls spades: the exchange due before the play, then the trick pad.
+        deal.locator('button.call[value="spades"]').click()
+        expect(deal.locator(".exchange")).to_contain_text(before_play)
+        expect(deal.locator(".exchange li")).to_have_count(1)
+        expect(deal.locator("form.tricks-form .chip-row")).to_have_count(2)
+        tricks(page, [5, 3, 8])
+        expect(banner).to_have_text(banner_text(language, 2))
+
+        # The kept hands are rows of the sheet like the recorded ones: a redeal, then a hand
+        # with each seat's total and "tricks · points" in the seats' columns.
+        rows = page.locator("#game table.sheet tbody")
+        expect(rows.locator("tr.offline-row.redeal")).to_have_count(1)
+        score = rows.locator("tr.offline-row.score-row td.seat")
+        expect(score).to_have_count(3)
+        expect(score.nth(0).locator(".total")).to_have_text("+1")
+        expect(score.nth(0).locator(".detail")).to_have_text("5 · 0")
+        # Deal 4, hand 3: Vera deals now, the totals carried on.
+        expect(page.locator("#offline-deal-heading")).to_contain_text("4")
+        expect(deal.locator("li.seat-card").nth(2).locator(".badge").first).to_be_visible()
+        expect(deal.locator("li.seat-card").nth(0).locator(".seat-total")).to_contain_text("+1")
+        screenshot(page, f"offline-keeper-{language}")
+        # The phone's own screen holds to the checks every screen is held to (in this page:
+        # a copy opened online would send the hands).
+        assert checks.screen_problems(page) == {}
+
+        page.context.set_offline(False)  # the page reloads once the hands are sent
+        expect(page.locator("#deal-heading")).to_contain_text(" 4", timeout=15_000)
+    assert recorded(game) == [
+        (1, ["hearts"], [4, 7, 5]),
+        (2, ["pass"], None),
+        (3, ["spades"], [5, 3, 8]),
+    ]
+
+
+def test_a_busy_server_is_asked_again_and_nothing_is_offered_to_discard(
+    new_phone, live_server, screenshot
+):
+    """The server answers 503 (its database away a moment) or 429: the hand is no refusal,
+    it waits and goes again, never "Discard this hand"."""
+    page = new_phone()
+    game = start(page, live_server)
+    online_hand(page, 1, "hearts", [4, 7, 5])
+    wait_until_kept(page)
+    busy = {"left": 2}
+
+    def answer(route):
+        if busy["left"]:
+            busy["left"] -= 1
+            status = 503 if busy["left"] else 429
+            route.fulfill(
+                status=status,
+                headers={"Retry-After": "1"},
+                content_type="application/json",
+                body='{"error": {"message": "busy"}}',
+            )
+        else:
+            route.continue_()
+
+    with every_screen.paused():
+        page.context.set_offline(True)
+        page.locator('#game section.offline-deal button.call[value="clubs"]').click()
+        tricks(page, [3, 8, 5])
+        page.route("**/api/games/*/deals", answer)
+        page.context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(page.locator("#deal-heading")).to_contain_text(" 3", timeout=20_000)
+        assert busy["left"] == 0
+    assert recorded(game) == [(1, ["hearts"], [4, 7, 5]), (2, ["clubs"], [3, 8, 5])]
+
+
+def test_kept_hands_that_end_the_game_say_so_until_the_result_comes(
+    new_phone, live_server, screenshot
+):
+    """A kept hand ends the game (Sergeant Major: twelve tricks in one hand win at once): the
+    phone asks for no more hands and says the result comes once the hands are sent; back
+    online, the server's result."""
+    page = new_phone()
+    page.goto(live_server.url + "/games/new/")
+    for seat, name in enumerate(["Ana", "Boris", "Vera"]):
+        page.locator(f"#id_player_{seat}").fill(name)
+    page.locator('input[name="ruleset"][value="sergeant-major"]').check()
+    page.locator('input[name="first_dealer"][value="0"]').check()
+    page.locator("form.new-game button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    game = Game.objects.latest("pk")
+    assert game.ruleset == "sergeant-major"
+    online_hand(page, 1, "spades", [8, 5, 3])
+    wait_until_kept(page)
+
+    with every_screen.paused():
+        page.context.set_offline(True)
+        offline_hand(page, "hearts", [2, 12, 2])
+        deal = page.locator("#game section.offline-deal")
+        with translation.override("en"):
+            over = gettext(
+                "The game is over with the hands kept on this phone: the result shows once "
+                "they are sent."
+            )
+        expect(deal.locator(".notice")).to_have_text(over)
+        expect(deal.locator("button.call")).to_have_count(0)
+        # Back online (the browser's own "online" event, else the next try in 5 s): the
+        # page reloads once the hand is sent, so nothing is asked of it meanwhile.
+        page.context.set_offline(False)
+        expect(page.locator("#result-heading")).to_be_visible(timeout=15_000)
+    assert recorded(game) == [(1, ["spades"], [8, 5, 3]), (2, ["hearts"], [2, 12, 2])]

@@ -74,27 +74,82 @@ def test_manifest_of_an_unknown_game_is_404():
     assert Client().get(reverse("scoring:manifest", args=[999999])).status_code == 404
 
 
-def test_keeper_page_gives_the_script_the_token_and_next_deal():
+def script_data(page: str, name: str) -> dict:
+    return json.loads(
+        re.search(rf'<script id="{name}" type="application/json">(.*?)</script>', page, re.S).group(
+            1
+        )
+    )
+
+
+def test_keeper_page_gives_the_scripts_the_token_the_rules_and_the_engine_state():
     client = Client()
     game = create(client)  # the creator's session keeps the score
     page = client.get(reverse("scoring:table", args=[game.pk])).content.decode()
     assert 'id="offline"' in page
     assert 'rel="manifest"' in page
-    assert "js/offline.js" in page
-    data = json.loads(
-        re.search(
-            r'<script id="offline-data" type="application/json">(.*?)</script>', page, re.S
-        ).group(1)
-    )
+    for script in ("rules", "deal_view", "queue", "page"):
+        assert f"js/offline/{script}.js" in page
+    data = script_data(page, "offline-data")
     assert data["token"] == game.secret
     assert data["api"] == f"/api/games/{game.pk}/deals"
     assert data["names"] == ["Ana", "Boris", "Vera"]
-    # The offline form's call buttons are the call form's, remembered by the script: no
-    # call is offered here that the server did not offer (a pass already used, say).
-    offline_part = page[page.index('id="offline"') : page.index('id="game"')]
-    assert 'value="pass"' not in offline_part and "hearts" not in offline_part
-    assert 'max="16"' in page
-    assert 'data-next="1"' in page
+    # The game's rules as the engine holds them, not restated in the script.
+    assert data["rules"]["targets"] == [3, 8, 5]
+    assert data["rules"]["tricks"] == 16
+    assert data["rules"]["exchange_skipped_after"] == ["no-trump"]
+    # The engine's state the page shows, inside the part each action replaces.
+    game_part = page[page.index('id="game"') :]
+    assert 'id="offline-state"' in game_part
+    shown = script_data(page, "offline-state")
+    assert shown == {
+        "state": {
+            "deal": 1,
+            "hand": 1,
+            "dealer": 0,
+            "totals": [0, 0, 0],
+            "passes_left": [1, 1, 1],
+            "called": [[], [], []],
+            "last": None,
+            "end": None,
+        },
+        "calls": [],
+    }
+
+
+def test_the_engine_state_follows_each_step_of_the_keeper():
+    """After a hand and a call, the state the page carries is the engine's after that hand,
+    with the call of the deal in hand: the page at its tricks goes offline with the call."""
+    client = Client()
+    game = create(client)
+    table = reverse("scoring:table", args=[game.pk])
+    client.post(
+        reverse("scoring:deal", args=[game.pk]),
+        {"deal": 1, "calls": "hearts", "tricks_0": 4, "tricks_1": 7, "tricks_2": 5},
+    )
+    page = client.get(f"{table}?deal=2&calls=spades", HTTP_HX_REQUEST="true").content.decode()
+    shown = script_data(page, "offline-state")
+    assert shown["calls"] == ["spades"]
+    assert shown["state"]["deal"] == 2
+    assert shown["state"]["dealer"] == 1
+    assert shown["state"]["totals"] == [1, -1, 0]
+    assert shown["state"]["last"] == {"points": [1, -1, 0], "targets": [3, 8, 5]}
+    assert shown["state"]["called"] == [[], ["hearts"], []]
+
+
+def test_the_words_for_the_phone_are_the_pages_language():
+    client = Client()
+    game = create(client)
+    page = client.get(
+        reverse("scoring:table", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="bg"
+    ).content.decode()
+    words = script_data(page, "offline-data")["words"]
+    with translation.override("bg"):
+        assert words["to_call"][2] == gettext("%(name)s calls") % {"name": "Vera"}
+        assert words["passes"]["0"] == gettext("pass used")
+        assert words["calls"]["hearts"]["label"] == translation.pgettext("call", "hearts")
+    assert words["calls"]["hearts"]["symbol"] == "♥"
+    assert words["to_call"][2] != "Vera calls"
 
 
 def test_watchers_get_neither_the_token_nor_the_offline_part():
