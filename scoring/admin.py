@@ -8,8 +8,7 @@ and it is neither listed nor searchable here; nor is a claim's holder (a phone's
 from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
-
-from .models import DealEntry, Game, GameChange, SeatClaim, Verdict
+from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
 
 
 class DealInline(ReadOnlyInline):

@@ -38,12 +38,11 @@ from config.api import (
 )
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
-
-from . import services, throttle
-from .errors import Conflict, DealRejected
-from .models import Game, deal_as_record
-from .names import MAX_NAME
-from .selectors import game_state_json, live_deals
+from scoring import services, throttle
+from scoring.errors import Conflict, DealRejected
+from scoring.models import Game, deal_as_record
+from scoring.names import MAX_NAME
+from scoring.selectors import game_state_json, live_deals
 
 ACTOR = "api"
 MAX_ID = 2**63 - 1  # the largest primary key any database here stores

@@ -10,10 +10,9 @@ from __future__ import annotations
 import random
 
 import engine
-
-from . import services
-from .models import Game
-from .selectors import game_record, game_state
+from scoring import services
+from scoring.models import Game
+from scoring.selectors import game_record, game_state
 
 
 def random_tricks(rng: random.Random, targets, per_hand: int) -> list[int]:

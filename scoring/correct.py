@@ -22,14 +22,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from . import selectors, services
-from .forms import COUNTED_SEAT, CorrectForm
-from .keeper import actor, can_manage, is_keeper
-from .pages import game_or_404, no_store, not_keeper, submit
-from .presenters.corrections import clash_view, correction_view
-from .rule_words import correction_refusal
-from .table_page import render_table
-from .words import short_names
+from scoring import selectors, services
+from scoring.forms import COUNTED_SEAT, CorrectForm
+from scoring.keeper import actor, can_manage, is_keeper
+from scoring.pages import game_or_404, no_store, not_keeper, submit
+from scoring.presenters.corrections import clash_view, correction_view
+from scoring.rule_words import correction_refusal
+from scoring.table_page import render_table
+from scoring.words import short_names
 
 TEMPLATE = "scoring/correct.html"
 

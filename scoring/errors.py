@@ -12,8 +12,7 @@ language instead (scoring.rule_words.refusal).
 from __future__ import annotations
 
 import engine
-
-from . import messages
+from scoring import messages
 
 #: The code of every refusal by the rules engine: its words are the engine's (``rule``).
 RULES_REFUSE = "rules_refuse"

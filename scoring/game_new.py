@@ -8,15 +8,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import services, throttle
-from .errors import ScoringError
-from .forms import GameNewForm
-from .keeper import actor, is_keeper, keep_grant, kept_games
-from .names import near_pairs
-from .pages import game_or_404, no_store, not_keeper, submit
-from .presenters.place import again_dealer, kept_game, place_of
-from .presenters.rulesets import ruleset_choices
-from .rule_words import refusal
+from scoring import services, throttle
+from scoring.errors import ScoringError
+from scoring.forms import GameNewForm
+from scoring.keeper import actor, is_keeper, keep_grant, kept_games
+from scoring.names import near_pairs
+from scoring.pages import game_or_404, no_store, not_keeper, submit
+from scoring.presenters.place import again_dealer, kept_game, place_of
+from scoring.presenters.rulesets import ruleset_choices
+from scoring.rule_words import refusal
 
 #: The fields of the new game form under "More options", opened when one of them is wrong.
 OPTIONS = ("hands", "goal", "pass_turns", "exchange_order")

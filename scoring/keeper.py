@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from .models import Game
+from scoring.models import Game
 
 #: Who a keeper's change is written down as, in the game's history.
 ACTOR = "table"

@@ -14,12 +14,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors, services
-from .forms import ReasonForm
-from .keeper import actor, can_manage
-from .models import Game
-from .pages import game_or_404, keeper_link, no_store, submit
-from .presenters.history import entries_view, history
+from scoring import selectors, services
+from scoring.forms import ReasonForm
+from scoring.keeper import actor, can_manage
+from scoring.models import Game
+from scoring.pages import game_or_404, keeper_link, no_store, submit
+from scoring.presenters.history import entries_view, history
 
 TEMPLATE = "scoring/manage.html"
 

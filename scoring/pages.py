@@ -23,10 +23,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from config.api import domain_status
-
-from .errors import ScoringError
-from .models import Game
-from .rule_words import refusal
+from scoring.errors import ScoringError
+from scoring.models import Game
+from scoring.rule_words import refusal
 
 #: How long a keeper link's QR code is kept (keyed by a digest of the link, secret and all).
 QR_SECONDS = 3600

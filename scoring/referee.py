@@ -7,14 +7,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 import engine
-
-from .forms import LegalCardsForm, ReturnCardForm
-from .pages import game_or_404
-from .presenters import referee as answers
-from .presenters.card_picker import picker
-from .presenters.rulesets import ruleset_choices
-from .rule_words import rule_text
-from .words import ruleset_label
+from scoring.forms import LegalCardsForm, ReturnCardForm
+from scoring.pages import game_or_404
+from scoring.presenters import referee as answers
+from scoring.presenters.card_picker import picker
+from scoring.presenters.rulesets import ruleset_choices
+from scoring.rule_words import rule_text
+from scoring.words import ruleset_label
 
 
 @require_GET

@@ -18,14 +18,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import engine
-
-from .presenters.numbering import deal_name, deal_title
-from .words import call_label, ruleset_label
+from scoring.presenters.numbering import deal_name, deal_title
+from scoring.words import call_label, ruleset_label
 
 if TYPE_CHECKING:
     from django.utils.functional import Promise
 
-    from .errors import ScoringError
+    from scoring.errors import ScoringError
 
 _CALLS_OVER = gettext_lazy("The calls of this deal are over: no more calls.")
 _NO_PASS = gettext_lazy("%(ruleset)s has no pass.")

@@ -26,15 +26,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.client_ip import client_address
 from config.throttle import Throttle, is_loopback
-
-from . import services
-from .errors import Conflict, ScoringError
-from .keeper import actor, can_manage, is_keeper, is_keeper_mark
-from .pages import game_or_404, no_store, not_keeper, status_of
-from .presenters.confirmations import board, said_line
-from .presenters.place import place_line, place_of
-from .rule_words import refusal
-from .signals import Identity, identity_at
+from scoring import services
+from scoring.errors import Conflict, ScoringError
+from scoring.keeper import actor, can_manage, is_keeper, is_keeper_mark
+from scoring.pages import game_or_404, no_store, not_keeper, status_of
+from scoring.presenters.confirmations import board, said_line
+from scoring.presenters.place import place_line, place_of
+from scoring.rule_words import refusal
+from scoring.signals import Identity, identity_at
 
 COOKIE = "seat_token"
 COOKIE_SECONDS = 60 * 60 * 24 * 30

@@ -8,8 +8,7 @@ from typing import NamedTuple
 from django.db import connection
 
 import engine
-
-from .models import DealEntry, Game, GameChange, deal_as_record
+from scoring.models import DealEntry, Game, GameChange, deal_as_record
 
 
 def live_entries(game: Game) -> list[DealEntry]:
@@ -156,7 +155,7 @@ def disputed_games(game_ids: list[int]) -> set[int]:
     version, not since replaced by their agreement): one query."""
     from django.db.models import F
 
-    from .models import Verdict
+    from scoring.models import Verdict
 
     rows = Verdict.objects.filter(game_id__in=game_ids, version=F("game__version"))
     latest: dict[tuple[int, int | None], bool] = {}

@@ -15,19 +15,18 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language
 
 from config.release import RELEASE
-
-from . import selectors
-from .forms import ConfirmForm, LastTricksForm, TricksForm
-from .keeper import can_manage, keeps_here
-from .models import Game, Quorum
-from .pages import keeper_link
-from .presenters.confirmations import board as confirmations_board
-from .presenters.corrections import ClashView, corrections
-from .presenters.meanwhile import changed_since
-from .presenters.place import place_line, place_of
-from .presenters.table import TableView, table_view
-from .signals import Identity, identity_at
-from .tables import sheet_html
+from scoring import selectors
+from scoring.forms import ConfirmForm, LastTricksForm, TricksForm
+from scoring.keeper import can_manage, keeps_here
+from scoring.models import Game, Quorum
+from scoring.pages import keeper_link
+from scoring.presenters.confirmations import board as confirmations_board
+from scoring.presenters.corrections import ClashView, corrections
+from scoring.presenters.meanwhile import changed_since
+from scoring.presenters.place import place_line, place_of
+from scoring.presenters.table import TableView, table_view
+from scoring.signals import Identity, identity_at
+from scoring.tables import sheet_html
 
 TABLE = "scoring/table.html"
 

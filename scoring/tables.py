@@ -25,8 +25,7 @@ from django.utils.translation import get_language, gettext
 
 from config.memory import Recent
 from config.release import RELEASE
-
-from .presenters.numbering import hand_name
+from scoring.presenters.numbering import hand_name
 
 TEMPLATE = "scoring/sheet_table.html"
 

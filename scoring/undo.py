@@ -7,13 +7,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from . import selectors, services
-from .forms import UndoForm
-from .keeper import actor, is_keeper
-from .messages import render as render_message
-from .pages import game_or_404, no_store, not_keeper, submit
-from .presenters.numbering import deal_name, deal_title
-from .presenters.table import undo_summary
+from scoring import selectors, services
+from scoring.forms import UndoForm
+from scoring.keeper import actor, is_keeper
+from scoring.messages import render as render_message
+from scoring.pages import game_or_404, no_store, not_keeper, submit
+from scoring.presenters.numbering import deal_name, deal_title
+from scoring.presenters.table import undo_summary
 
 
 def _int(value: object) -> int | None:

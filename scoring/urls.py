@@ -3,7 +3,7 @@ under /api/.)"""
 
 from django.urls import path
 
-from . import correct, game_new, manage, offline, referee, seat_claim, undo, views, watch
+from scoring import correct, game_new, manage, offline, referee, seat_claim, undo, views, watch
 
 app_name = "scoring"
 

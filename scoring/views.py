@@ -23,17 +23,17 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors, services
-from .errors import Conflict
-from .forms import CallForm, ConfirmForm, LastTricksForm, TricksForm
-from .keeper import actor, can_manage, is_keeper, keep_release, keeper_key  # noqa: F401 (keeper_key: callers)
-from .models import Game
-from .pages import game_or_404, no_store, not_keeper, submit
-from .presenters.corrections import clash_view
-from .presenters.meanwhile import changed_since
-from .signals import identity_at
-from .table_page import etag, render_table
-from .words import calls_from_text
+from scoring import selectors, services
+from scoring.errors import Conflict
+from scoring.forms import CallForm, ConfirmForm, LastTricksForm, TricksForm
+from scoring.keeper import actor, can_manage, is_keeper, keep_release, keeper_key  # noqa: F401 (keeper_key: callers)
+from scoring.models import Game
+from scoring.pages import game_or_404, no_store, not_keeper, submit
+from scoring.presenters.corrections import clash_view
+from scoring.presenters.meanwhile import changed_since
+from scoring.signals import identity_at
+from scoring.table_page import etag, render_table
+from scoring.words import calls_from_text
 
 
 @require_GET

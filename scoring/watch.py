@@ -13,12 +13,11 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from config.release import RELEASE
-
-from . import selectors
-from .keeper import is_keeper
-from .pages import game_or_404, no_store
-from .table_page import render_table, revalidated
-from .words import calls_from_text
+from scoring import selectors
+from scoring.keeper import is_keeper
+from scoring.pages import game_or_404, no_store
+from scoring.table_page import render_table, revalidated
+from scoring.words import calls_from_text
 
 #: How long a watchers' partial is kept. It is keyed by the game's version (and save time),
 #: so it never goes out of date; this only bounds the memory of finished games.

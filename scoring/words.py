@@ -11,8 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import engine
-
-from .templatetags.numbers import minus
+from scoring.templatetags.numbers import minus
 
 #: What a player says at the calling phase (Bulgarian: the singular, as said at the table).
 CALL_NAMES = {

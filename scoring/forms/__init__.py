@@ -8,13 +8,12 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from config.forms import Form
-
-from ..errors import names_alike
-from ..names import MAX_NAME, clean, first_repeat
-from ..presenters.rulesets import ruleset_choices
-from ..rule_words import rule_text
-from ..words import calls_from_text, ruleset_label, trick_label
-from .referee import LegalCardsForm, ReturnCardForm  # noqa: F401 (the referee page imports them here)
+from scoring.errors import names_alike
+from scoring.forms.referee import LegalCardsForm, ReturnCardForm  # noqa: F401 (the referee page imports them here)
+from scoring.names import MAX_NAME, clean, first_repeat
+from scoring.presenters.rulesets import ruleset_choices
+from scoring.rule_words import rule_text
+from scoring.words import calls_from_text, ruleset_label, trick_label
 
 RANDOM = "random"
 

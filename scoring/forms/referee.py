@@ -10,9 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from config.forms import Form
-
-from ..presenters.card_picker import CardsInput
-from ..words import call_label
+from scoring.presenters.card_picker import CardsInput
+from scoring.words import call_label
 
 _WORDS = re.compile(r"[\s,]+")
 

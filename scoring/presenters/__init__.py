@@ -7,7 +7,53 @@ The names below are re-exported so that ``from scoring import presenters`` keeps
 the tournaments app and the tests; new code imports the page's own module.
 """
 
-from ..words import (
+from scoring.presenters.corrections import (
+    CallsChoice,
+    ClashView,
+    CorrectionNote,
+    CorrectionView,
+    calls_choices,
+    clash_view,
+    correction_view,
+    corrections,
+    deal_record_words,
+    deal_words,
+)
+from scoring.presenters.history import (
+    ChangeView,
+    EntryView,
+    change_detail,
+    entries_view,
+    entry_words,
+    history,
+)
+from scoring.presenters.referee import Answer, play_answer, return_answer
+from scoring.presenters.rulesets import (
+    RulesetChoice,
+    end_sentences,
+    ruleset_choices,
+    ruleset_summary,
+)
+from scoring.presenters.sentences import (
+    CallMadeView,
+    call_made,
+    end_sentence,
+    exchange_sentence,
+    reason_sentence,
+    tie_sentence,
+)
+from scoring.presenters.table import (
+    CallChoice,
+    DealView,
+    ExchangeView,
+    PlacingView,
+    SeatView,
+    SheetCell,
+    TableView,
+    table_view,
+    undo_summary,
+)
+from scoring.words import (
     CALL_NAMES,
     DIRECTIONS,
     RED_SUITS,
@@ -30,40 +76,6 @@ from ..words import (
     signed,
     trick_label,
     winners_text,
-)
-from .corrections import (
-    CallsChoice,
-    ClashView,
-    CorrectionNote,
-    CorrectionView,
-    calls_choices,
-    clash_view,
-    correction_view,
-    corrections,
-    deal_record_words,
-    deal_words,
-)
-from .history import ChangeView, EntryView, change_detail, entries_view, entry_words, history
-from .referee import Answer, play_answer, return_answer
-from .rulesets import RulesetChoice, end_sentences, ruleset_choices, ruleset_summary
-from .sentences import (
-    CallMadeView,
-    call_made,
-    end_sentence,
-    exchange_sentence,
-    reason_sentence,
-    tie_sentence,
-)
-from .table import (
-    CallChoice,
-    DealView,
-    ExchangeView,
-    PlacingView,
-    SeatView,
-    SheetCell,
-    TableView,
-    table_view,
-    undo_summary,
 )
 
 __all__ = [

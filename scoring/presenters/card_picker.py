@@ -18,8 +18,7 @@ from django import forms
 from django.utils.translation import pgettext
 
 import engine
-
-from ..words import SUIT_NAMES, SUIT_SYMBOLS, card_view
+from scoring.words import SUIT_NAMES, SUIT_SYMBOLS, card_view
 
 PICK_SUFFIX = "-pick"
 _WORDS = re.compile(r"[\s,]+")

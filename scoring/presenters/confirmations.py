@@ -8,15 +8,15 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from ..models import Game, Quorum, SeatClaim
-from ..services.verdicts import (
+from scoring.models import Game, Quorum, SeatClaim
+from scoring.services.verdicts import (
     SEATS,
     counted_seats,
     current_verdicts,
     still_to_confirm,
     waiting_for,
 )
-from ..words import signed
+from scoring.words import signed
 
 
 @dataclass(frozen=True)

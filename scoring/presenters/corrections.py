@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 import engine
-
-from .. import selectors
-from ..models import DealEntry, Game, GameChange
-from ..words import actor_name, calls_text, seats_text
-from .numbering import deal_name, deal_title, hand_of, hand_title, tricks_of
-from .sentences import call_made
+from scoring import selectors
+from scoring.models import DealEntry, Game, GameChange
+from scoring.presenters.numbering import deal_name, deal_title, hand_of, hand_title, tricks_of
+from scoring.presenters.sentences import call_made
+from scoring.words import actor_name, calls_text, seats_text
 
 
 @dataclass(frozen=True)

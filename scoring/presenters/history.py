@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from .. import selectors
-from ..models import DealEntry, Game, GameChange
-from ..words import actor_name, calls_text, placings_text, seats_text, winners_text
-from .corrections import deal_record_words
-from .numbering import deal_name, hand_of, tricks_of
+from scoring import selectors
+from scoring.models import DealEntry, Game, GameChange
+from scoring.presenters.corrections import deal_record_words
+from scoring.presenters.numbering import deal_name, hand_of, tricks_of
+from scoring.words import actor_name, calls_text, placings_text, seats_text, winners_text
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .. import selectors
-from ..models import Game, GameChange
-from ..words import actor_name
-from .corrections import deal_record_words
-from .numbering import deal_title, hand_name, hand_of, hand_title, tricks_of
+from scoring import selectors
+from scoring.models import Game, GameChange
+from scoring.presenters.corrections import deal_record_words
+from scoring.presenters.numbering import deal_title, hand_name, hand_of, hand_title, tricks_of
+from scoring.words import actor_name
 
 Action = GameChange.Action
 

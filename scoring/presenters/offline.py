@@ -26,9 +26,8 @@ from django.utils.translation import ngettext, pgettext
 
 import engine
 from engine.rulesets import ExchangeTiming
-
-from ..words import RED_SUITS, SUIT_SYMBOLS, call_label, short_names
-from .table import _deal_heading
+from scoring.presenters.table import _deal_heading
+from scoring.words import RED_SUITS, SUIT_SYMBOLS, call_label, short_names
 
 
 def offline_rules(rules: engine.Rules) -> dict:

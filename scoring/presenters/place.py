@@ -11,10 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from engine.seats import next_seat
-
-from ..models import Game
-from ..signals import game_place
-from ..words import ruleset_label
+from scoring.models import Game
+from scoring.signals import game_place
+from scoring.words import ruleset_label
 
 
 def place_of(game: Game) -> dict | None:

@@ -8,8 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 import engine
-
-from ..words import SUIT_NAMES, CardView, card_text, card_view
+from scoring.words import SUIT_NAMES, CardView, card_text, card_view
 
 
 @dataclass(frozen=True)

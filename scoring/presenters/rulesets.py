@@ -9,8 +9,7 @@ from django.utils.translation import ngettext
 
 import engine
 from engine.rulesets import ExchangeTiming
-
-from ..words import DIRECTIONS, call_label, ruleset_label
+from scoring.words import DIRECTIONS, call_label, ruleset_label
 
 
 def end_sentences(options: engine.Options, ruleset: engine.Ruleset) -> list[str]:

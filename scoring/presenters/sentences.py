@@ -9,8 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 import engine
-
-from ..words import call_label, signed
+from scoring.words import call_label, signed
 
 
 def exchange_sentence(transfer: engine.Transfer, names: list[str]) -> str:

@@ -8,10 +8,19 @@ from django.utils.translation import gettext as _
 
 import engine
 from engine.rulesets import ExchangeTiming
-
-from .. import selectors
-from ..models import DealEntry, Game
-from ..words import (
+from scoring import selectors
+from scoring.models import DealEntry, Game
+from scoring.presenters.numbering import deal_title, hand_title
+from scoring.presenters.rulesets import end_sentences
+from scoring.presenters.sentences import (
+    CallMadeView,
+    call_made,
+    end_sentence,
+    exchange_sentence,
+    reason_sentence,
+    tie_sentence,
+)
+from scoring.words import (
     RED_SUITS,
     SUIT_SYMBOLS,
     call_label,
@@ -19,16 +28,6 @@ from ..words import (
     ruleset_label,
     short_names,
     signed,
-)
-from .numbering import deal_title, hand_title
-from .rulesets import end_sentences
-from .sentences import (
-    CallMadeView,
-    call_made,
-    end_sentence,
-    exchange_sentence,
-    reason_sentence,
-    tie_sentence,
 )
 
 

@@ -8,11 +8,17 @@ recording (deals recorded, undone, corrected), results (confirm, reopen, and the
 changes); base holds what they share. Callers use ``from scoring import services``.
 """
 
-from .base import Recorded
-from .creation import game_create, secret_matches, secret_replace
-from .own_seat import keeper_confirm_as_player, own_seat_say
-from .recording import calls_make, deal_correct, deal_record, deal_undo, last_tricks_add
-from .results import (
+from scoring.services.base import Recorded
+from scoring.services.creation import game_create, secret_matches, secret_replace
+from scoring.services.own_seat import keeper_confirm_as_player, own_seat_say
+from scoring.services.recording import (
+    calls_make,
+    deal_correct,
+    deal_record,
+    deal_undo,
+    last_tricks_add,
+)
+from scoring.services.results import (
     early_placings,
     game_adjust,
     game_confirm,
@@ -21,7 +27,7 @@ from .results import (
     game_void,
     seat_substitute,
 )
-from .verdicts import (
+from scoring.services.verdicts import (
     claim_reset,
     holder_digest,
     needs_proof,

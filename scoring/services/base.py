@@ -6,11 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
-
-from ..errors import Conflict, InvalidInput, names_alike, rules_refuse
-from ..models import Game, GameChange
-from ..names import MAX_NAME, NameProblem, PlayerName, first_repeat
-from ..selectors import deal_changed_since
+from scoring.errors import Conflict, InvalidInput, names_alike, rules_refuse
+from scoring.models import Game, GameChange
+from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat
+from scoring.selectors import deal_changed_since
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,9 @@ import secrets
 from django.db import transaction
 
 import engine
-
-from ..errors import InvalidInput, rules_refuse
-from ..models import Game, GameChange
-from .base import apply, clean_players, locked, log
+from scoring.errors import InvalidInput, rules_refuse
+from scoring.models import Game, GameChange
+from scoring.services.base import apply, clean_players, locked, log
 
 
 def game_create(

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..errors import Conflict
-from ..models import Game
-from ..signals import Person
-from .results import game_confirm, to_confirm
-from .verdicts import person_holder, result_agree, result_dispute, seat_claim
+from scoring.errors import Conflict
+from scoring.models import Game
+from scoring.services.results import game_confirm, to_confirm
+from scoring.services.verdicts import person_holder, result_agree, result_dispute, seat_claim
+from scoring.signals import Person
 
 
 def _claim_own(game_id: int, person: Person, keeper_phone: bool = False) -> str:

@@ -15,11 +15,19 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
-
-from ..errors import Conflict, InvalidInput
-from ..models import DealEntry, Game, GameChange
-from ..selectors import LiveDeal, engine_game, game_record, live_deals
-from .base import Recorded, locked, log, not_stale, replay, replay_decides, seen_version, store
+from scoring.errors import Conflict, InvalidInput
+from scoring.models import DealEntry, Game, GameChange
+from scoring.selectors import LiveDeal, engine_game, game_record, live_deals
+from scoring.services.base import (
+    Recorded,
+    locked,
+    log,
+    not_stale,
+    replay,
+    replay_decides,
+    seen_version,
+    store,
+)
 
 
 def _same_deal(entry: LiveDeal, calls, tricks, last_tricks) -> bool:

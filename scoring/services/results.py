@@ -6,13 +6,12 @@ from __future__ import annotations
 from django.db import transaction
 
 import engine
-
-from ..errors import Conflict, InvalidInput
-from ..models import Game, GameChange, Quorum
-from ..selectors import game_record, live_deals
-from ..signals import game_reopened
-from .base import clean_players, locked, log, reason_given, seen_version, still_open
-from .verdicts import confirmers, keeper_agree, lock
+from scoring.errors import Conflict, InvalidInput
+from scoring.models import Game, GameChange, Quorum
+from scoring.selectors import game_record, live_deals
+from scoring.services.base import clean_players, locked, log, reason_given, seen_version, still_open
+from scoring.services.verdicts import confirmers, keeper_agree, lock
+from scoring.signals import game_reopened
 
 
 def to_confirm(game_id: int, version: object) -> Game:

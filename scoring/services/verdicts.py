@@ -29,10 +29,10 @@ import hashlib
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..errors import Conflict, InvalidInput
-from ..models import Game, GameChange, Quorum, SeatClaim, Verdict
-from ..signals import Person, game_confirmed
-from .base import locked, log
+from scoring.errors import Conflict, InvalidInput
+from scoring.models import Game, GameChange, Quorum, SeatClaim, Verdict
+from scoring.services.base import locked, log
+from scoring.signals import Person, game_confirmed
 
 #: How long a dispute's reason may be (it is shown to the organiser as written).
 MAX_REASON = 500
