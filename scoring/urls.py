@@ -3,26 +3,27 @@ under /api/.)"""
 
 from django.urls import path
 
-from scoring import correct, game_new, manage, offline, referee, seat_claim, undo, views, watch
+from scoring.views import correct, game_new, offline, referee, seat_claim, table, undo, watch
+from scoring.views import organiser as manage
 
 app_name = "scoring"
 
 urlpatterns = [
     path("games/new/", game_new.game_new, name="game_new"),
-    path("games/<int:game_id>/", views.table, name="table"),
+    path("games/<int:game_id>/", table.table, name="table"),
     path("games/<int:game_id>/keep/<str:secret>/", game_new.keep, name="keep"),
     path("games/<int:game_id>/again/", game_new.game_again, name="game_again"),
     path("games/<int:game_id>/sheet/", watch.sheet, name="sheet"),
     path("games/<int:game_id>/qr.svg", watch.qr, name="qr"),
     path("games/<int:game_id>/manifest.webmanifest", offline.manifest, name="manifest"),
     path("sw.js", offline.service_worker, name="service_worker"),
-    path("games/<int:game_id>/call/", views.call, name="call"),
-    path("games/<int:game_id>/deal/", views.deal, name="deal"),
-    path("games/<int:game_id>/last-tricks/", views.last_tricks, name="last_tricks"),
-    path("games/<int:game_id>/confirm/", views.confirm, name="confirm"),
+    path("games/<int:game_id>/call/", table.call, name="call"),
+    path("games/<int:game_id>/deal/", table.deal, name="deal"),
+    path("games/<int:game_id>/last-tricks/", table.last_tricks, name="last_tricks"),
+    path("games/<int:game_id>/confirm/", table.confirm, name="confirm"),
     path("games/<int:game_id>/undo/", undo.undo, name="undo"),
     path("games/<int:game_id>/deals/<int:number>/correct/", correct.correct, name="correct"),
-    path("games/<int:game_id>/release/", views.release, name="release"),
+    path("games/<int:game_id>/release/", table.release, name="release"),
     path("games/<int:game_id>/me/", seat_claim.me, name="me"),
     path("games/<int:game_id>/claim/", seat_claim.claim, name="claim"),
     path("games/<int:game_id>/verdict/", seat_claim.verdict, name="verdict"),

@@ -55,7 +55,7 @@ DIRECTIONS = {
 
 
 #: Who made a change to a game, when not an organiser (a username is shown as it is): the
-#: table's keeper (scoring.keeper.ACTOR) and a script with the game's token (scoring.api.ACTOR).
+#: table's keeper (scoring.web.keeper.ACTOR) and a script with the game's token (scoring.api.ACTOR).
 #: Stored in English; a Bulgarian page showed "поправено от table".
 ACTOR_NAMES = {
     "table": pgettext_lazy("who changed a game: its score-keeper", "table"),

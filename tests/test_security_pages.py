@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import services as scoring_services
-from scoring.views import keeper_key
+from scoring.views.table import keeper_key
 from tests.tournaments import conftest as tournament_fixtures
 from tournaments.models import Entry
 

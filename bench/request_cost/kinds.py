@@ -132,12 +132,13 @@ def sheet_make(changed: bool):
 
 
 def _forget_sheet(game_id: int) -> None:
-    """Drop the kept partial of the game's current version (scoring.watch keeps it)."""
+    """Drop the kept partial of the game's current version (scoring.views.watch keeps it)."""
     from django.conf import settings
     from django.core.cache import cache
     from django.utils import translation
 
-    from scoring import selectors, watch
+    from scoring import selectors
+    from scoring.views import watch
 
     with translation.override(settings.LANGUAGE_CODE):
         cache.delete(watch._sheet_key(game_id, selectors.game_mark(game_id)))

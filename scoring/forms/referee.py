@@ -1,5 +1,5 @@
 """The referee's help: a player's cards, typed as text, checked here; what the rules say of
-them is the engine's (scoring.referee)."""
+them is the engine's (scoring.views.referee)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ QUIET = (
 )
 
 
-#: Who the history says a keeper's change was made by (scoring.keeper.ACTOR).
+#: Who the history says a keeper's change was made by (scoring.web.keeper.ACTOR).
 KEEPER = "table"
 
 

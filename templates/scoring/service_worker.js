@@ -1,4 +1,4 @@
-/* The service worker of the table pages (scoring/offline.py serves it, with its settings).
+/* The service worker of the table pages (scoring/views/offline.py serves it, with its settings).
  *
  * It keeps a copy of each table page opened (/games/<id>/, no secret in that address) and of
  * the static files those pages need: network first, the copy when the network fails, so the

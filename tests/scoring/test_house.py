@@ -13,14 +13,15 @@ from django.urls import reverse
 
 import engine
 from config import release
-from scoring import pages, selectors, services
+from scoring import selectors, services
 from scoring.errors import Conflict, InvalidInput
 from scoring.forms import ReasonForm
 from scoring.models import DealEntry, Game
+from scoring.web import pages
 
 ROOT = Path(__file__).resolve().parents[2]
 SCORING = ROOT / "scoring"
-#: One module a page (scoring.pages, .keeper and .table_page are what they share).
+#: One module a page (scoring.web.pages, .keeper and .table_page are what they share).
 VIEW_MODULES = ("views", "game_new", "watch", "undo", "correct", "manage", "referee")
 NAMES = ["Ana", "Boris", "Vera"]
 
@@ -242,7 +243,7 @@ def test_both_users_take_release_from_config():
     assert release.RELEASE
     for path in [SCORING / "table_page.py", SCORING / "watch.py"]:
         assert "from config.release import RELEASE" in path.read_text()
-    assert not hasattr(__import__("scoring.views").views, "RELEASE")
+    assert not hasattr(__import__("scoring.views.table").views, "RELEASE")
 
 
 # --- a result set by hand stays the organisers' -------------------------------------------------

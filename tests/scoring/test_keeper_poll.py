@@ -12,7 +12,7 @@ from django.utils import translation
 
 from scoring import services
 from scoring.models import Game
-from scoring.offline import is_cached_page
+from scoring.views.offline import is_cached_page
 
 from .test_views import create, page, text
 

@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.seat_claim import COOKIE
+from scoring.views.seat_claim import COOKIE
 from tests.scoring.test_correct_pages import FIVE, correct_url, post_correction, record
 from tests.scoring.test_verdicts import K, _game
 from tests.scoring.test_views import create, play, text

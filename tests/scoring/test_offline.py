@@ -12,7 +12,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext
 
 from scoring.models import Game
-from scoring.offline import CACHED_PAGE, is_cached_page
+from scoring.views.offline import CACHED_PAGE, is_cached_page
 
 pytestmark = pytest.mark.django_db
 

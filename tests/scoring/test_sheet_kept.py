@@ -1,4 +1,4 @@
-"""The score sheet rendered once per version, language and reader (scoring.tables.sheet_html),
+"""The score sheet rendered once per version, language and reader (presenters.sheet.sheet_html),
 kept in the process's memory: the keeper's copy for their page and partials, the watchers'
 for their page and poll.
 
@@ -20,8 +20,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import services, tables
+from scoring import services
 from scoring.models import Game
+from scoring.presenters import sheet as tables
 from scoring.presenters.table import table_view
 
 from .test_views import create, play
@@ -39,7 +40,7 @@ def nothing_kept():
 
 
 def forget_all() -> None:
-    """Nothing kept: neither the sheets nor the watchers' partials (scoring.watch)."""
+    """Nothing kept: neither the sheets nor the watchers' partials (scoring.views.watch)."""
     tables.forget_sheets()
     cache.clear()
 

@@ -8,9 +8,9 @@ from django.urls import reverse
 from scoring import services
 from scoring.errors import Conflict, InvalidInput
 from scoring.models import Game, GameChange, Quorum, SeatClaim, Verdict
-from scoring.seat_claim import COOKIE
 from scoring.services.verdicts import quorum_met
 from scoring.signals import Person
+from scoring.views.seat_claim import COOKIE
 from tests.scoring.test_manage import event_game, finish, login  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db

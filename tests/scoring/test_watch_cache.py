@@ -14,8 +14,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import pages, services, watch
+from scoring import services
 from scoring.models import Game
+from scoring.views import watch
+from scoring.web import pages
 
 from .test_views import create, page, play
 

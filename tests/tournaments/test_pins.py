@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from scoring.keeper import keeper_key
+from scoring.web.keeper import keeper_key
 from tournaments.common.errors import NotAllowed
 from tournaments.models import EventLog
 from tournaments.results.services import result_confirm

@@ -1,6 +1,6 @@
 """Enter your table: the table number and PIN from the table card, for a phone whose camera
 won't scan the keeper's QR code. A right pair grants keeping the table's game, exactly as the
-keeper link does (scoring.keeper.keep_grant), and goes to the keeper's page; the checking and
+keeper link does (scoring.web.keeper.keep_grant), and goes to the keeper's page; the checking and
 its throttle are tournaments.rounds.services.pins'. A plain POST form: no JavaScript needed."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from config.client_ip import client_address
 from config.forms import Form
-from scoring.keeper import keep_grant
+from scoring.web.keeper import keep_grant
 from tournaments.common.errors import TournamentError
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.web.public import MAX_ROUND, PAGES, no_such_event, query_id

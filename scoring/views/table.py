@@ -1,9 +1,9 @@
 """The table page: the score-keeper's and the watchers', and the keeper's changes to it (a
 call, a deal's tricks, the last tricks' winners, the confirmation, leaving the table).
 
-Thin on purpose: the page is rendered by scoring.table_page, every change goes through
-scoring.services (as the organiser's username, or "table": scoring.keeper), and a refusal
-comes back on the page through scoring.pages.submit. Without JavaScript each form posts and
+Thin on purpose: the page is rendered by scoring.web.table_page, every change goes through
+scoring.services (as the organiser's username, or "table": scoring.web.keeper), and a refusal
+comes back on the page through scoring.web.pages.submit. Without JavaScript each form posts and
 redirects (POST-redirect-GET); with htmx the same views answer with the page's `game`
 partial. The other pages: game_new (a new game, the keeper's link), watch (the watchers'
 poll, the QR code), undo, correct, manage, referee.
@@ -26,13 +26,13 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import selectors, services
 from scoring.errors import Conflict
 from scoring.forms import CallForm, ConfirmForm, LastTricksForm, TricksForm
-from scoring.keeper import actor, can_manage, is_keeper, keep_release, keeper_key  # noqa: F401 (keeper_key: callers)
 from scoring.models import Game
-from scoring.pages import game_or_404, no_store, not_keeper, submit
 from scoring.presenters.corrections import clash_view
 from scoring.presenters.meanwhile import changed_since
 from scoring.signals import identity_at
-from scoring.table_page import etag, render_table
+from scoring.web.keeper import actor, can_manage, is_keeper, keep_release, keeper_key  # noqa: F401 (keeper_key: callers)
+from scoring.web.pages import game_or_404, no_store, not_keeper, submit
+from scoring.web.table_page import etag, render_table
 from scoring.words import calls_from_text
 
 

@@ -24,11 +24,11 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import selectors, services
 from scoring.forms import COUNTED_SEAT, CorrectForm
-from scoring.keeper import actor, can_manage, is_keeper
-from scoring.pages import game_or_404, no_store, not_keeper, submit
 from scoring.presenters.corrections import clash_view, correction_view
 from scoring.rule_words import correction_refusal
-from scoring.table_page import render_table
+from scoring.web.keeper import actor, can_manage, is_keeper
+from scoring.web.pages import game_or_404, no_store, not_keeper, submit
+from scoring.web.table_page import render_table
 from scoring.words import short_names
 
 TEMPLATE = "scoring/correct.html"

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.offline_tags import CACHE_NAME
-from scoring.pages import game_or_404
+from scoring.web.pages import game_or_404
 
 #: The only pages the service worker keeps a copy of: a table's own page (no secret in its
 #: address). Written once here and given to the worker's script, so the tests read the rule.

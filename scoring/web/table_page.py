@@ -17,16 +17,16 @@ from django.utils.translation import get_language
 from config.release import RELEASE
 from scoring import selectors
 from scoring.forms import ConfirmForm, LastTricksForm, TricksForm
-from scoring.keeper import can_manage, keeps_here
 from scoring.models import Game, Quorum
-from scoring.pages import keeper_link
 from scoring.presenters.confirmations import board as confirmations_board
 from scoring.presenters.corrections import ClashView, corrections
 from scoring.presenters.meanwhile import changed_since
 from scoring.presenters.place import place_line, place_of
+from scoring.presenters.sheet import sheet_html
 from scoring.presenters.table import TableView, table_view
 from scoring.signals import Identity, identity_at
-from scoring.tables import sheet_html
+from scoring.web.keeper import can_manage, keeps_here
+from scoring.web.pages import keeper_link
 
 TABLE = "scoring/table.html"
 
@@ -92,7 +92,7 @@ def render_table(
     own: int | None = None,
 ) -> HttpResponse:
     """The table page (or its `game` partial) from a fresh replay of the live deals; its score
-    sheet is rendered once per version and language (scoring.tables.sheet_html). For the
+    sheet is rendered once per version and language (scoring.presenters.sheet.sheet_html). For the
     keeper, `since` is the version the phone showed: what changed after it (but the phone's
     `own` change) is said at the top (presenters.meanwhile)."""
     entries = selectors.all_entries(game)  # one query: the live deals and any undone ones
@@ -204,7 +204,7 @@ def _step_url(game: Game, view: TableView) -> str:
 
 def _poll_url(game: Game, view: TableView) -> str:
     """What the keeper's page asks every few seconds: the watchers' versioned check
-    (scoring.watch.sheet), as the keeper, with its own step (the call chosen stays chosen)."""
+    (scoring.views.watch.sheet), as the keeper, with its own step (the call chosen stays chosen)."""
     query = {"v": game.version, "keeper": 1}
     if view.step == "tricks" and view.deal.calls_value:
         query.update(deal=view.deal.number, calls=view.deal.calls_value)

@@ -11,12 +11,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import services, throttle
 from scoring.errors import ScoringError
 from scoring.forms import GameNewForm
-from scoring.keeper import actor, is_keeper, keep_grant, kept_games
 from scoring.names import near_pairs
-from scoring.pages import game_or_404, no_store, not_keeper, submit
 from scoring.presenters.place import again_dealer, kept_game, place_of
 from scoring.presenters.rulesets import ruleset_choices
 from scoring.rule_words import refusal
+from scoring.web.keeper import actor, is_keeper, keep_grant, kept_games
+from scoring.web.pages import game_or_404, no_store, not_keeper, submit
 
 #: The fields of the new game form under "More options", opened when one of them is wrong.
 OPTIONS = ("hands", "goal", "pass_turns", "exchange_order")

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_GET
 
 from config.release import RELEASE
 from scoring import selectors
-from scoring.keeper import is_keeper
-from scoring.pages import game_or_404, no_store
-from scoring.table_page import render_table, revalidated
+from scoring.web.keeper import is_keeper
+from scoring.web.pages import game_or_404, no_store
+from scoring.web.table_page import render_table, revalidated
 from scoring.words import calls_from_text
 
 #: How long a watchers' partial is kept. It is keyed by the game's version (and save time),

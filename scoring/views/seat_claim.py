@@ -28,12 +28,12 @@ from config.client_ip import client_address
 from config.throttle import Throttle, is_loopback
 from scoring import services
 from scoring.errors import Conflict, ScoringError
-from scoring.keeper import actor, can_manage, is_keeper, is_keeper_mark
-from scoring.pages import game_or_404, no_store, not_keeper, status_of
 from scoring.presenters.confirmations import board, said_line
 from scoring.presenters.place import place_line, place_of
 from scoring.rule_words import refusal
 from scoring.signals import Identity, identity_at
+from scoring.web.keeper import actor, can_manage, is_keeper, is_keeper_mark
+from scoring.web.pages import game_or_404, no_store, not_keeper, status_of
 
 COOKIE = "seat_token"
 COOKIE_SECONDS = 60 * 60 * 24 * 30

@@ -16,10 +16,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring import selectors, services
 from scoring.forms import ReasonForm
-from scoring.keeper import actor, can_manage
 from scoring.models import Game
-from scoring.pages import game_or_404, keeper_link, no_store, submit
 from scoring.presenters.history import entries_view, history
+from scoring.web.keeper import actor, can_manage
+from scoring.web.pages import game_or_404, keeper_link, no_store, submit
 
 TEMPLATE = "scoring/manage.html"
 

@@ -8,11 +8,11 @@ from django.views.decorators.http import require_GET
 
 import engine
 from scoring.forms import LegalCardsForm, ReturnCardForm
-from scoring.pages import game_or_404
 from scoring.presenters import referee as answers
 from scoring.presenters.card_picker import picker
 from scoring.presenters.rulesets import ruleset_choices
 from scoring.rule_words import rule_text
+from scoring.web.pages import game_or_404
 from scoring.words import ruleset_label
 
 

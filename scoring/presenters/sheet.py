@@ -11,7 +11,7 @@ version serves the watchers' page and their poll, another (its number cells link
 each deal) the keeper's page and partials however often they are asked. It is kept in each
 process's memory, not the shared cache: a write to the venue laptop's file cache costs
 ~0.6 ms of CPU, more than the ~0.5 ms render it saves, and the watchers' poll keeps its whole
-partial in the shared cache already (scoring.watch)."""
+partial in the shared cache already (scoring.views.watch)."""
 
 from __future__ import annotations
 

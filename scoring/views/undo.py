@@ -9,11 +9,11 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import selectors, services
 from scoring.forms import UndoForm
-from scoring.keeper import actor, is_keeper
 from scoring.messages import render as render_message
-from scoring.pages import game_or_404, no_store, not_keeper, submit
 from scoring.presenters.numbering import deal_name, deal_title
 from scoring.presenters.table import undo_summary
+from scoring.web.keeper import actor, is_keeper
+from scoring.web.pages import game_or_404, no_store, not_keeper, submit
 
 
 def _int(value: object) -> int | None:
