@@ -26,6 +26,7 @@ from .search import (
     polish,
     refine_windows,
     repair,
+    top_down,
 )
 
 #: Fields up to this size are solved exactly (within the budget).
@@ -36,7 +37,15 @@ def swiss_tables(
     ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget
 ) -> tuple[list[Group], bool]:
     """Tables for `players` sorted by standing, and whether their repeats are proven the
-    fewest possible."""
+    fewest possible. Of draws as good, the one seating the best players highest."""
+    tables, proven = _searched(ctx, players, rng, budget)
+    top_down(ctx, tables, {p: place for place, p in enumerate(players)})
+    return tables, proven
+
+
+def _searched(
+    ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget
+) -> tuple[list[Group], bool]:
     tables = consecutive(players)
     repair(ctx, tables)
     polish(ctx, tables)
