@@ -169,6 +169,9 @@ def top_down(ctx: Context, tables: list[Group], order: Mapping[int, int], reach:
         for i in range(count):
             for j in range(i + 1, min(count, i + reach + 1)):
                 ti, tj = tables[i], tables[j]
+                oi, oj = [order[p] for p in ti], [order[p] for p in tj]
+                if max(oi) < min(oj) or max(oj) < min(oi):
+                    continue  # the better three together already: nothing comes earlier
                 cost = ctx.total((ti, tj))
                 before = sorted((key(ti), key(tj)))
                 best = None
