@@ -147,48 +147,6 @@ def polish(ctx: Context, tables: list[Group], passes: int = 4, reach: int = 2) -
             return
 
 
-def top_down(ctx: Context, tables: list[Group], order: Mapping[int, int], reach: int = 2) -> None:
-    """Among draws of equal (repeats, spread), the one that seats the best players highest.
-
-    The spread counts only how far apart a table's players stand, so it cannot tell the
-    leader at the top table with the 3rd and 4th (the 2nd having been met) from the leader
-    sent down to the 5th and 6th while the 2nd, 3rd and 4th sit together: both cost the
-    same. Swiss pairs from the top, so of such draws the one whose tables, each as its
-    players' places in `order` (0 = best) sorted, come first in lexicographic order wins.
-    Swaps between near tables that keep (repeats, spread) and put the pair of tables earlier
-    in that order; each one makes the whole draw earlier, so this ends.
-    """
-    count = len(tables)
-
-    def key(table: Sequence[int]) -> list[int]:
-        return sorted(order[p] for p in table)
-
-    improved = True
-    while improved:
-        improved = False
-        for i in range(count):
-            for j in range(i + 1, min(count, i + reach + 1)):
-                ti, tj = tables[i], tables[j]
-                oi, oj = [order[p] for p in ti], [order[p] for p in tj]
-                if max(oi) < min(oj) or max(oj) < min(oi):
-                    continue  # the better three together already: nothing comes earlier
-                cost = ctx.total((ti, tj))
-                before = sorted((key(ti), key(tj)))
-                best = None
-                for x in range(3):
-                    for y in range(3):
-                        ti[x], tj[y] = tj[y], ti[x]
-                        if ctx.total((ti, tj)) == cost:
-                            after = sorted((key(ti), key(tj)))
-                            if after < before and (best is None or after < best[0]):
-                                best = (after, x, y)
-                        ti[x], tj[y] = tj[y], ti[x]
-                if best is not None:
-                    _, x, y = best
-                    ti[x], tj[y] = tj[y], ti[x]
-                    improved = True
-
-
 def best_partition(
     ctx: Context, players: Sequence[int], budget: Budget, incumbent: list[Group] | None = None
 ) -> tuple[list[Group] | None, bool]:
