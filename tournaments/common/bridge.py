@@ -139,6 +139,7 @@ def pairing_request(round_: Round) -> pairing.Request:
     # Those not ranked (no game, no bye yet) share the rank after the last ranked player.
     rows = latest.rows if latest else []
     ranks = {row["player"]: row["rank"] for row in rows if row["rank"] is not None}
+    points = _group_points(event, rows)
     active = round_field(event, round_.number).values_list("player_id", flat=True)
     if not ranks and _seeded_by_rating(event, round_):
         ranks = rating_ranks(list(active))
@@ -149,6 +150,7 @@ def pairing_request(round_: Round) -> pairing.Request:
             byes=bye_counts[player],
             seat_counts=tuple(seat_counts.get(player, (0, 0, 0))),
             dealer_count=dealer_counts[player],
+            points=points.get(player, 0),
         )
         for player in sorted(active)
     )
@@ -160,6 +162,17 @@ def pairing_request(round_: Round) -> pairing.Request:
         round_number=round_.number,
         planned_field=_round_one_field(event, round_, entrants),
     )
+
+
+def _group_points(event: Event, rows: list[dict]) -> dict[int, int]:
+    """Each ranked player's score group: the value of the standings' first measure (placing
+    points unless the event ranks by another first)."""
+    first = (event.precedence or vocabulary.DEFAULT_PRECEDENCE)[0]
+    return {
+        row["player"]: row.get("metrics", {}).get(first, 0)
+        for row in rows
+        if row["rank"] is not None
+    }
 
 
 def _seeded_by_rating(event: Event, round_: Round) -> bool:
@@ -193,8 +206,10 @@ def _round_one_field(event: Event, round_: Round, entrants) -> tuple[int, ...]:
     return tuple(sorted(seated + list(first.byes.values_list("player_id", flat=True))))
 
 
-def _flags_json(flags) -> list[dict]:
-    return [flag.as_dict() for flag in flags]
+def _flags_json(flags, why=None) -> list[dict]:
+    """A table's flags as stored; a swiss table's explanation rides with them (its code
+    `why`, pairing.why.WHY_CODE), which the pages show as the table's line, not a flag."""
+    return [flag.as_dict() for flag in flags] + ([why.as_dict()] if why else [])
 
 
 def store_pairing(round_: Round, result: pairing.Pairing) -> None:
@@ -206,7 +221,7 @@ def store_pairing(round_: Round, result: pairing.Pairing) -> None:
             seat_1_id=table.seats[1],
             seat_2_id=table.seats[2],
             first_dealer=table.first_dealer,
-            flags=_flags_json(table.flags),
+            flags=_flags_json(table.flags, table.why),
         )
         for table in result.tables
     )
@@ -226,11 +241,11 @@ def reflag_round(round_: Round) -> None:
     """Flag a draft again after a hand edit, by the pairing module's own rules."""
     tables = list(round_.tables.order_by("number"))
     byes = list(round_.byes.all())
-    per_table, round_flags = pairing.review(
+    per_table, round_flags, whys = pairing.review(
         pairing_request(round_), [table.seat_ids for table in tables], [b.player_id for b in byes]
     )
-    for table, flags in zip(tables, per_table, strict=True):
-        table.flags = _flags_json(flags)
+    for table, flags, why in zip(tables, per_table, whys, strict=True):
+        table.flags = _flags_json(flags, why)
     Table.objects.bulk_update(tables, ["flags"])
     _store_bye_flags(byes, round_flags)
     Bye.objects.bulk_update(byes, ["flags"])

@@ -24,19 +24,24 @@ from .values import (
     Table,
     meetings,
 )
+from .why import WHY_CODE, Float, FloatReason, Why
 
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_SPREAD_LIMIT",
     "MODES",
+    "WHY_CODE",
     "Entrant",
     "Flag",
     "FlagCode",
+    "Float",
+    "FloatReason",
     "Mode",
     "Pairing",
     "PairingError",
     "Request",
     "Table",
+    "Why",
     "meetings",
     "pair",
     "review",

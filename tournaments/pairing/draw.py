@@ -18,6 +18,7 @@ from .search import Budget, Context, Group, consecutive, met_pairs
 from .seating import seat
 from .swiss import swiss_tables
 from .values import Flag, FlagCode, Mode, Pairing, Request, Table
+from .why import Why, explain
 
 
 def pair(request: Request) -> Pairing:
@@ -56,14 +57,15 @@ def pair(request: Request) -> Pairing:
         groups = consecutive(players)
 
     groups.sort(key=lambda g: (min(rank[p] for p in g), sum(rank[p] for p in g), min(g)))
+    whys = _whys(request, ctx, groups, byes, lot)
     standing_ranks = sorted(rank.values())
     tables = []
     repeats = 0
-    for number, group in enumerate(groups, 1):
+    for number, (group, why) in enumerate(zip(groups, whys, strict=True), 1):
         flags = _table_flags(request, ctx, group, rank, lot, standing_ranks)
         repeats += sum(1 for flag in flags if flag.code is FlagCode.REPEAT)
         seats, dealer = seat(group, by_id, lot)
-        tables.append(Table(number, seats, dealer, flags))
+        tables.append(Table(number, seats, dealer, flags, why))
 
     flags = list(bye_flags(entrants, byes))
     if repeats and not proven and request.mode is not Mode.RANDOM:
@@ -73,9 +75,10 @@ def pair(request: Request) -> Pairing:
 
 def review(
     request: Request, tables: Sequence[Sequence[int]], byes: Sequence[int]
-) -> tuple[tuple[tuple[Flag, ...], ...], tuple[Flag, ...]]:
+) -> tuple[tuple[tuple[Flag, ...], ...], tuple[Flag, ...], tuple[Why | None, ...]]:
     """The flags of a draft an organiser has edited by hand, by the same rules as `pair`:
-    for each table (repeats, and spread in swiss), then for the round (second byes)."""
+    for each table (repeats, and spread in swiss), then for the round (second byes); and
+    each table's explanation (swiss), as `pair` gives it."""
     entrants = sorted(request.entrants, key=lambda e: e.id)
     lot = lots((e.id for e in entrants), request.seed, "round", request.round_number)
     benched = set(byes)
@@ -85,7 +88,17 @@ def review(
     per_table = tuple(
         _table_flags(request, ctx, tuple(table), rank, lot, standing_ranks) for table in tables
     )
-    return per_table, tuple(bye_flags(entrants, tuple(byes)))
+    whys = _whys(request, ctx, tables, tuple(byes), lot, by_hand=True)
+    return per_table, tuple(bye_flags(entrants, tuple(byes))), whys
+
+
+def _whys(request, ctx, tables, byes, lot, by_hand=False) -> tuple[Why | None, ...]:
+    """Each table's explanation: swiss only (the other modes do not follow the standings)."""
+    if request.mode is not Mode.SWISS:
+        return (None,) * len(tables)
+    points = {e.id: e.points for e in request.entrants}
+    order = sorted(ctx.rank, key=lambda p: (ctx.rank[p], lot[p]))
+    return explain(ctx, tables, order, points, byes, by_hand)
 
 
 def _table_flags(request, ctx, group, rank, lot, standing_ranks) -> tuple[Flag, ...]:

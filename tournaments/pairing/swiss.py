@@ -9,12 +9,15 @@ windows of five tables that are not yet ideal are, which takes 5-10% off the spr
 swaps leave in late rounds, where most neighbours in the standings have met. If a repeat is
 still left, a search for a partition without any (trying partners close in standing
 first) decides: repeats come before spread, so when it finds one, that is polished instead.
+Last, of draws as good (same repeats, same spread), the one seating the best players highest
+(`top_down`): the spread alone cannot tell the leader with the 3rd and 4th from the leader
+sent down to the 5th and 6th.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .search import (
     Budget,
@@ -36,7 +39,15 @@ def swiss_tables(
     ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget
 ) -> tuple[list[Group], bool]:
     """Tables for `players` sorted by standing, and whether their repeats are proven the
-    fewest possible."""
+    fewest possible. Of draws as good, the one seating the best players highest."""
+    tables, proven = _searched(ctx, players, rng, budget)
+    top_down(ctx, tables, {p: place for place, p in enumerate(players)})
+    return tables, proven
+
+
+def _searched(
+    ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget
+) -> tuple[list[Group], bool]:
     tables = consecutive(players)
     repair(ctx, tables)
     polish(ctx, tables)
@@ -60,3 +71,45 @@ def swiss_tables(
         polish(ctx, cover)
         tables = cover
     return tables, False
+
+
+def top_down(ctx: Context, tables: list[Group], order: Mapping[int, int], reach: int = 2) -> None:
+    """Among draws of equal (repeats, spread), the one that seats the best players highest.
+
+    The spread counts only how far apart a table's players stand, so it cannot tell the
+    leader at the top table with the 3rd and 4th (the 2nd having been met) from the leader
+    sent down to the 5th and 6th while the 2nd, 3rd and 4th sit together: both cost the
+    same. Swiss pairs from the top, so of such draws the one whose tables, each as its
+    players' places in `order` (0 = best) sorted, come first in lexicographic order wins.
+    Swaps between near tables that keep (repeats, spread) and put the pair of tables earlier
+    in that order; each one makes the whole draw earlier, so this ends.
+    """
+    count = len(tables)
+
+    def key(table: Sequence[int]) -> list[int]:
+        return sorted(order[p] for p in table)
+
+    improved = True
+    while improved:
+        improved = False
+        for i in range(count):
+            for j in range(i + 1, min(count, i + reach + 1)):
+                ti, tj = tables[i], tables[j]
+                oi, oj = [order[p] for p in ti], [order[p] for p in tj]
+                if max(oi) < min(oj) or max(oj) < min(oi):
+                    continue  # the better three together already: nothing comes earlier
+                cost = ctx.total((ti, tj))
+                before = sorted((key(ti), key(tj)))
+                best = None
+                for x in range(3):
+                    for y in range(3):
+                        ti[x], tj[y] = tj[y], ti[x]
+                        if ctx.total((ti, tj)) == cost:
+                            after = sorted((key(ti), key(tj)))
+                            if after < before and (best is None or after < best[0]):
+                                best = (after, x, y)
+                        ti[x], tj[y] = tj[y], ti[x]
+                if best is not None:
+                    _, x, y = best
+                    ti[x], tj[y] = tj[y], ti[x]
+                    improved = True

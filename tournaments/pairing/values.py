@@ -12,6 +12,10 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .why import Why
 
 #: A pair of player ids, smaller id first.
 Pair = tuple[int, int]
@@ -106,9 +110,11 @@ class Entrant:
     """One active player as the draw sees them: where they stand and what they have had.
 
     `rank` is the standing position, 1 = best; equal ranks are allowed (ties are broken by
-    the round's seeded lot). `seat_counts[s]` is how often they sat at seat s (seats are
-    numbered in the direction of play, as in the engine) and `dealer_count` how often they
-    dealt first; the draw evens both out over the event.
+    the round's seeded lot). `points` are what the standings rank by first (placing
+    points, usually): players level on them are a score group, which only the explanation
+    of a swiss table uses (`why.explain`). `seat_counts[s]` is how often they sat at seat
+    s (seats are numbered in the direction of play, as in the engine) and `dealer_count`
+    how often they dealt first; the draw evens both out over the event.
     """
 
     id: int
@@ -116,6 +122,7 @@ class Entrant:
     byes: int = 0
     seat_counts: tuple[int, int, int] = (0, 0, 0)
     dealer_count: int = 0
+    points: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seat_counts", tuple(self.seat_counts))
@@ -125,9 +132,10 @@ class Entrant:
             ("rank", self.rank, 1),
             ("byes", self.byes, 0),
             ("dealer_count", self.dealer_count, 0),
+            ("points", self.points, None),
         ]
         for name, value, least in checks:
-            if not _is_int(value) or value < least:
+            if not _is_int(value) or (least is not None and value < least):
                 raise PairingError(
                     "bad_entrant",
                     f"player {self.id}: {name} must be an integer ≥ {least}, not {value!r}",
@@ -215,13 +223,15 @@ class Table:
     """One table of a round.
 
     `seats` are player ids by seat (0, 1, 2 in the direction of play) and `first_dealer` is
-    a seat, as `first_dealer` is everywhere else (engine, API).
+    a seat, as `first_dealer` is everywhere else (engine, API). `why` explains a swiss
+    table (score groups, floats, repeats kept apart: `why.Why`); None in the other modes.
     """
 
     number: int
     seats: tuple[int, int, int]
     first_dealer: int
     flags: tuple[Flag, ...] = ()
+    why: Why | None = None
 
     @property
     def dealer(self) -> int:
@@ -234,6 +244,7 @@ class Table:
             "seats": list(self.seats),
             "first_dealer": self.first_dealer,
             "flags": [flag.as_dict() for flag in self.flags],
+            **({"why": self.why.as_dict()} if self.why else {}),
         }
 
 

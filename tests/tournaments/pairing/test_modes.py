@@ -54,6 +54,23 @@ def test_swiss_moves_as_little_as_it_can_to_avoid_a_repeat():
     assert cost(request, [t.seats for t in pairing.tables]) == (0, 7)
 
 
+def test_swiss_seats_the_leader_as_high_as_the_history_allows():
+    """The leader has met the 2nd: of the draws as good (no repeat, spread 7), the one with
+    the leader beside the 3rd and 4th at the top table, not sent down to the 5th and 6th
+    while the 2nd, 3rd and 4th sit together."""
+    for n in (6, 9, 12):
+        pairing = pair(Request(entrants=ranked(n), mode="swiss", met={(1, 2): (1,)}))
+        assert groups(pairing)[:2] == [[1, 3, 4], [2, 5, 6]]
+        assert pairing.tables[0].seats.count(1) == 1
+
+
+def test_swiss_sends_the_leader_down_only_when_that_costs_less_spread():
+    # Met the 2nd and the 3rd: with the 4th and 5th (4 + 4 places) is worse than with the
+    # 5th and 6th beside the 2nd, 3rd and 4th (5 + 2), so the leader goes down, explained.
+    pairing = pair(Request(entrants=ranked(9), mode="swiss", met={(1, 2): (1,), (1, 3): (1,)}))
+    assert groups(pairing) == [[1, 5, 6], [2, 3, 4], [7, 8, 9]]
+
+
 def test_swiss_breaks_equal_ranks_by_the_rounds_lot():
     entrants = tuple(Entrant(i, rank=1) for i in range(1, 10))
     first = pair(Request(entrants=entrants, mode="swiss", seed=1))

@@ -21,6 +21,7 @@ from tournaments.common.event_settings import SETTING_LABELS
 from tournaments.common.messages import render
 from tournaments.common.vocabulary import PAIRING_MODE_LABELS
 from tournaments.models import EventLog, Round, Table
+from tournaments.pairing import WHY_CODE
 from tournaments.rounds.presenters.tables import state_words
 from tournaments.rounds.selectors import RoundProgress, round_stuck, table_state
 
@@ -78,7 +79,53 @@ def flag_sentence(flag: dict, names: dict[int, str]) -> str:
 
 
 def flag_sentences(flags: list[dict], names: dict[int, str]) -> list[str]:
-    return [flag_sentence(flag, names) for flag in flags]
+    """The flags to look at; a swiss table's explanation (`why_line`) is not one of them."""
+    return [flag_sentence(flag, names) for flag in flags if flag.get("code") != WHY_CODE]
+
+
+def _float_words(direction: str, reason: str, name: str) -> str:
+    move = (
+        _("%(name)s plays up a score group")
+        if direction == "up"
+        else _("%(name)s plays down a score group")
+    ) % {"name": name}
+    why = {
+        "uneven": _("the score groups do not split into tables of three"),
+        "bye": _("with the byes, a score group does not split into tables of three"),
+        "repeat": _("to keep apart players who have met"),
+        "moved": _("moved by a swap"),
+    }.get(reason, str(reason))
+    return _("%(move)s: %(reason)s.") % {"move": move, "reason": why}
+
+
+def why_line(flags: list[dict], names: dict[int, str]) -> str:
+    """A swiss table's explanation (pairing `Why.as_dict`, stored with its flags) in one
+    line: its score groups, who plays up or down a group and why, the pairs kept apart.
+    Empty for a table without one (other modes, rounds drawn before explanations)."""
+    why = next((flag for flag in flags if flag.get("code") == WHY_CODE), None)
+    if why is None:
+        return ""
+    ids = why.get("players", [])
+
+    def who(index: object) -> str:
+        ok = isinstance(index, int) and 0 <= index < len(ids)
+        return _name(names, ids[index] if ok else None)
+
+    points = [str(p) for p in why.get("points", [])]
+    if len(set(points)) == 1:
+        count = int(points[0]) if points[0].lstrip("-").isdigit() else 0
+        parts = [
+            ngettext("All three have %(n)s point.", "All three have %(n)s points.", count)
+            % {"n": points[0]}
+        ]
+    else:
+        parts = [_("Score groups mixed: %(points)s.") % {"points": ", ".join(points)}]
+    for index, direction, reason in why.get("floats", []):
+        parts.append(_float_words(direction, reason, who(index)))
+    pairs = [_("%(a)s and %(b)s") % {"a": who(a), "b": who(b)} for a, b in why.get("avoided", [])]
+    if pairs:
+        parts.append(_("Kept apart, having met before: %(pairs)s.") % {"pairs": "; ".join(pairs)})
+    return " ".join(parts)
 
 
 # --- the audit trail --------------------------------------------------------------------------

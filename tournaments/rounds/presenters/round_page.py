@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
+from tournaments.common.vocabulary import BYE_POLICY_LABELS
 from tournaments.events.forms import ReasonForm
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Round, Table
@@ -55,6 +56,7 @@ class TableView:
     reopen_form: ReasonForm | None = None
     activity: str = ""  # "5 deals · last entry 3 minutes ago", once published
     stale: bool = False  # unfinished, and nothing entered for STALE_AFTER
+    why: str = ""  # a swiss table's explanation in one line (score groups, floats, repeats)
 
 
 @dataclass
@@ -69,6 +71,7 @@ class RoundPage:
     stuck: bool = False  # still being built a minute after it was asked for
     build_error: str = ""  # why a failed build failed, in the reader's language
     settled: str = ""  # "2 of 4 tables confirmed", beside the close button
+    bye_scores: str = ""  # what a bye scores under the event's bye policy
 
 
 def _activity(table: Table, now) -> tuple[str, bool]:
@@ -114,6 +117,7 @@ def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) ->
         reopen_form=reopen_forms.get(table.number) or ReasonForm(prefix=f"t{table.number}"),
         activity=activity,
         stale=stale,
+        why=words.why_line(table.flags, names),
     )
 
 
@@ -144,4 +148,6 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
         stuck=round_stuck(round_, now),
         build_error=words.build_error(round_) if round_.is_failed else "",
         settled=words.settled_label(progress),
+        bye_scores=_("A bye scores: %(what)s.")
+        % {"what": BYE_POLICY_LABELS.get(round_.event.bye_policy, round_.event.bye_policy)},
     )
