@@ -8,7 +8,17 @@ from scoring.templatetags.numbers import minus
 
 @pytest.mark.parametrize(
     ("value", "shown"),
-    [(-3, "\u22123"), (0, "0"), (7, "7"), (-2.5, "\u22122.5"), ("-3", "-3"), (None, None)],
+    [
+        (-3, "\u22123"),
+        (0, "0"),
+        (7, "7"),
+        (-2.5, "\u22122.5"),
+        ("-3", "\u22123"),
+        ("-0,9", "\u22120,9"),
+        ("-x", "-x"),
+        ("3", "3"),
+        (None, None),
+    ],
 )
 def test_minus(value, shown):
     assert minus(value) == shown

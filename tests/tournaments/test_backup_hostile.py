@@ -268,6 +268,13 @@ JSON = st.recursive(
 )
 
 
+def fits(target, key) -> bool:
+    """Whether `key` names a place inside `target` as the sample had it."""
+    if isinstance(target, dict):
+        return isinstance(key, str)
+    return isinstance(target, list) and isinstance(key, int) and key < len(target)
+
+
 @settings(
     max_examples=60,
     deadline=None,
@@ -278,13 +285,15 @@ def test_any_value_anywhere_is_imported_or_refused_never_a_traceback(changes):
     data = sample()
     for place, value in changes:
         target = data
-        for key in place[:-1]:
-            target = target[key] if isinstance(target, dict | list) else None
-            if target is None:
+        for key in place:  # an earlier change may have put a value of another shape here
+            if not fits(target, key):
                 break
-        else:
-            if isinstance(target, dict) or (isinstance(target, list) and place[-1] < len(target)):
-                target[place[-1]] = value
+            if key == place[-1]:
+                target[key] = value
+            elif isinstance(target, dict) and key not in target:
+                break
+            else:
+                target = target[key]
     try:
         with transaction.atomic():
             backup.event_import(data=data)
