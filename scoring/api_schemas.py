@@ -73,7 +73,7 @@ class GameStateOut(Out):
     passes_left: list[int] = Field(description="the passes each seat may still make")
     finished: bool
     next: NextDealOut | None = Field(description="null once the game is finished")
-    placings: list[int] | None = Field(description="when finished and settled: seats, first first")
+    placings: list[int] | None = Field(description="when settled: the seats from first to last")
     needs: NeedsOut | None = Field(description="what a tie-break still needs; else null")
 
 

@@ -123,7 +123,7 @@ class TableOut(Out):
     outcome: str = word(Table.Outcome.values, "how the organiser settled it")
     reason: str = Field(description="why the organiser settled it so (empty: played)")
     totals: list[int] = Field(description="the game's totals by seat (empty: no game)")
-    placings: list[int] | None = Field(description="player ids, first to last; null: not yet")
+    placings: list[int] | None = Field(description="seats, first to last; null: not settled")
     substitutions: list[SubstitutionOut]
     void_players: list[int] = Field(description="a void table's players given the void policy")
 
