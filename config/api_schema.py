@@ -12,12 +12,22 @@ and their links with ``links``; ``refine`` settles the rest once for the whole s
   its views, after the game's 404, so ninja does not know of it);
 - HEAD: ninja documents it as the very same operation as its GET; here it is one of its own
   (an ``operationId`` of its own, as OpenAPI requires, and no body in its answers).
+
+The shape of each success is an ``Out`` schema in the route's ``response=``: a declaration
+only. Every view answers an ``HttpResponse`` it built itself (config.api.json_response, or a
+stored body), which ninja sends as it is; were the view to return the data instead, ninja would
+validate and re-serialise it through the schema, which can drop keys an answer carries only
+sometimes, reorder them, or turn a number into another type, and the spec holds the answers to
+their bytes (docs/api.md, "The OpenAPI schema").
 """
 
 from __future__ import annotations
 
 import copy
 from typing import Any
+
+from ninja import Schema
+from pydantic import Field
 
 from config.api import ErrorOut
 
@@ -55,6 +65,27 @@ TABLE_TOKEN = {
     "description": "A table's own token (POST /api/games answers it; an event's organisers "
     "see each table's in GET /api/events/{slug}/rounds/{number}).",
 }
+
+
+class Out(Schema):
+    """The shape of a success's body, for the OpenAPI schema (never used to build or check an
+    answer: see the module's docstring). More keys are allowed, as the spec says: the schema
+    lists every key an answer carries, and a client ignores any key it does not know."""
+
+
+def _undefaulted(schema: dict) -> None:
+    schema.pop("default", None)
+
+
+def absent(description: str) -> Any:
+    """A key an answer carries only sometimes (a failed round's ``error``): not required, and
+    no default shown (left out is not null)."""
+    return Field(None, description=description, json_schema_extra=_undefaulted)
+
+
+def word(values, description: str = "") -> Any:
+    """A required string that is one of `values` (a status, an outcome): an enum in the schema."""
+    return Field(description=description or None, json_schema_extra={"enum": list(values)})
 
 
 def answers(success: dict[int, Any], *errors: int | tuple[int, ...]) -> dict[int, Any]:

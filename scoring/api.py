@@ -23,7 +23,6 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
-from ninja import Schema
 from pydantic import Field
 
 import engine
@@ -39,6 +38,7 @@ from config.api import (
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from scoring import services, throttle
+from scoring.api_schemas import GameCreated, GameOut, StaleOut
 from scoring.errors import Conflict, DealRejected
 from scoring.models import Game, deal_as_record
 from scoring.names import MAX_NAME
@@ -94,37 +94,6 @@ class UndoIn(Body):
     """An undo's optional body: only its version is read (any other body is ignored)."""
 
     version: loose(VERSION) = None
-
-
-class GameOut(Body):
-    id: int
-    players: list[str]
-    state: dict
-    version: int = Field(description="goes up with every change; send it back with a write")
-
-
-class Side(Schema):
-    version: int | None
-    deal: dict | None = Field(None, description="deal n as this side has it; null: not recorded")
-
-
-class StaleDetail(Schema):
-    message: str
-    yours: Side | None = None
-    current: Side | None = None
-
-
-class StaleOut(Schema):
-    """A write refused because the game moved on: both sides, and the state as it is."""
-
-    error: StaleDetail
-    state: dict | None = None
-    version: int | None = None
-
-
-class GameCreated(GameOut):
-    token: str
-    url: str
 
 
 #: A write with the table's token: the game (404), the token, the body, the game's state (409).

@@ -13,11 +13,12 @@ spec: docs/api.md.
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from pydantic import Field
 
 import engine
 from config.api import ApiError, Body, json_body, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
-from config.api_schema import BODY, TOKEN, answers, extra, link, links
+from config.api_schema import BODY, TOKEN, Out, answers, extra, link, links, word
 from scoring.names import MAX_NAME, MAX_TITLE
 from tournaments.common.event_settings import MAX_EVENT_NAME, MAX_ROUNDS
 from tournaments.common.permissions import require_club
@@ -90,18 +91,34 @@ class PlayersIn(Body):
     checked_in: loose({"type": "boolean"}) = False
 
 
-class ClubOut(Body):
-    club: str
+#: Where a player stands in an event, in the API's words (entry_status).
+ENTRY_STATUSES = ("entered", "checked_in", "withdrawn")
+
+
+class ClubOut(Out):
+    club: str = Field(description="the club's slug")
     name: str
 
 
-class EntryOut(Body):
-    id: int
+class EventOut(Out):
+    event: str = Field(description="the event's slug")
     name: str
-    status: str
+    club: str = Field(description="the club's slug")
+    ruleset: str
+    options: dict = Field(description="the ruleset's options the event changes")
+    rounds: int = Field(description="the rounds planned")
+    pairing: list[str] = Field(description="the pairing mode of each round")
+    status: str = word(Event.Status.values)
+    url: str = Field(description="the event's organiser page")
 
 
-class PlayersOut(Body):
+class EntryOut(Out):
+    id: int = Field(description="the player's id")
+    name: str
+    status: str = word(ENTRY_STATUSES)
+
+
+class PlayersOut(Out):
     players: list[EntryOut]
 
 
@@ -226,7 +243,7 @@ def _club_run_by(user, slug: object) -> Club:
 
 @router.post(
     "/events",
-    response=answers({201: dict}, TOKEN, BODY, 409),
+    response=answers({201: EventOut}, TOKEN, BODY, 409),
     url_name="events",
     openapi_extra=extra(body_doc(EventIn), NEW_EVENT),
 )

@@ -5,16 +5,17 @@ a round's tables, public reads (a round's organisers also see its tokens and may
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from pydantic import Field
 
 from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
-from config.api_schema import BODY, TOKEN, answers, extra, link, links
+from config.api_schema import BODY, TOKEN, Out, absent, answers, extra, link, links, word
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.web.api_auth import may_run, token_account
 from tournaments.common.web.api_input import ReasonIn
 from tournaments.models import Event
 from tournaments.results import render as standings_render
-from tournaments.rounds.api import round_delete, round_status
+from tournaments.rounds.api import ROUND_STATUS, RoundOut, TableOut, round_delete, round_status
 from tournaments.rounds.selectors import published_rounds, round_byes, round_tables
 from tournaments.rounds.services import walkouts
 
@@ -29,6 +30,41 @@ FRESH_SECONDS = 2
 router = ApiRouter(tags=["events"])
 
 
+class StandingsRowOut(Out):
+    rank: int | None = Field(description="null in `unranked`: no game nor bye yet")
+    player: str
+    player_id: int
+    score: int
+    metrics: dict[str, int] = Field(description="every standings metric, by its name")
+    decided_by: str | None = Field(description="the metric that put this row below the one above")
+    withdrawn: bool
+
+
+class StandingsOut(Out):
+    event: str = Field(description="the event's slug")
+    rounds_complete: int
+    updated: str | None = Field(description="when they were built (UTC); null: never")
+    stale: bool = Field(description="results came in since: new standings are being built")
+    rows: list[StandingsRowOut] = Field(description="the ranked players, by rank")
+    unranked: list[StandingsRowOut] = Field(description="the players not ranked yet")
+
+
+class RoundTableOut(TableOut):
+    confirmed: bool = Field(description="whether its game's result is confirmed")
+    token: str | None = absent("the event's organisers: its game's token (null: no game yet)")
+
+
+class RoundDetailOut(Out):
+    event: str = Field(description="the event's slug")
+    round: int
+    status: str = word(ROUND_STATUS.values())
+    error: str = absent("a failed build: why")
+    stuck: bool = absent("true: the build waits longer than it should; rebuild or delete it")
+    tables: list[RoundTableOut]
+    byes: list[str] = Field(description="the names of the players with a bye")
+    bye_ids: list[int]
+
+
 def _event(slug: str) -> Event:
     try:
         return event_by_slug(slug)
@@ -38,7 +74,7 @@ def _event(slug: str) -> Event:
 
 @router.get(
     "/events/{slug:slug}/standings",
-    response=answers({200: dict, 304: None}, 404),
+    response=answers({200: StandingsOut, 304: None}, 404),
     url_name="standings",
 )
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -110,7 +146,7 @@ OPTIONAL_TOKEN = {"security": [{}, {"OrganiserToken": []}]}
 
 @router.get(
     ROUND,
-    response=answers({200: dict}, 401, 404, 429),
+    response=answers({200: RoundDetailOut}, 401, 404, 429),
     url_name="round",
     openapi_extra=extra(ROUND_LINKS, OPTIONAL_TOKEN),
 )
@@ -145,7 +181,7 @@ def round_detail(request: HttpRequest, slug: str, number: str) -> HttpResponse:
 
 @router.delete(
     ROUND,
-    response=answers({200: dict}, TOKEN, 404, BODY, 409),
+    response=answers({200: RoundOut}, TOKEN, 404, BODY, 409),
     openapi_extra=extra(body_doc(ReasonIn), {"security": [{"OrganiserToken": []}]}),
 )
 def round_remove(request: HttpRequest, slug: str, number: str) -> HttpResponse:

@@ -8,16 +8,19 @@ tournaments.results.api, which calls `round_delete` here.
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from pydantic import Field
 
 from config.api import ApiError, Body, bearer_token, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
-from config.api_schema import BODY, TOKEN, answers, extra, link, links
+from config.api_schema import BODY, TOKEN, Out, absent, answers, extra, link, links, word
 from scoring import services as scoring
+from scoring.api_schemas import GameOut
 from scoring.errors import Conflict
 from scoring.models import Game, Quorum
 from scoring.names import MAX_NAME
 from scoring.selectors import game_state_json
 from tournaments.common.selectors import round_by_number
+from tournaments.common.vocabulary import TABLE_STATUSES
 from tournaments.common.web.api_auth import (
     judged_account,
     no_token,
@@ -114,9 +117,33 @@ class VoidIn(Body):
     reason: loose(REASON)
 
 
-class RoundOut(Body):
-    round: int
-    status: str
+class SubstitutionOut(Out):
+    seat: int
+    left: int = Field(description="the player who left (their id)")
+    joined: int = Field(description="the substitute (their id)")
+    from_deal: int = Field(description="the first deal the substitute plays")
+
+
+class TableOut(Out):
+    """A table of a round (walkouts.table_data); players by seat."""
+
+    table: int
+    players: list[str]
+    player_ids: list[int]
+    game: int | None = Field(description="its game's id; null before the round is published")
+    finished: bool
+    status: str = word(TABLE_STATUSES)
+    outcome: str = word(Table.Outcome.values, "how the organiser settled it")
+    reason: str = Field(description="why the organiser settled it so (empty: played)")
+    totals: list[int] = Field(description="the game's totals by seat (empty: no game)")
+    placings: list[int] | None = Field(description="seats, first to last; null: not settled")
+    substitutions: list[SubstitutionOut]
+    void_players: list[int] = Field(description="a void table's players given the void policy")
+
+
+class ConfirmedOut(GameOut):
+    confirmed: bool
+    waiting_for: int = absent("the table's token under a larger quorum: agreements still needed")
 
 
 #: The words the API uses for a round's states (the model's "pending" is "building").
@@ -127,6 +154,13 @@ ROUND_STATUS = {
     Round.Status.PUBLISHED: "published",
     Round.Status.CLOSED: "closed",
 }
+
+
+class RoundOut(Out):
+    round: int
+    status: str = word([*ROUND_STATUS.values(), "deleted"], "deleted: the answer to a DELETE")
+    error: str = absent("a failed build: why")
+    stuck: bool = absent("true: the build waits longer than it should; rebuild or delete it")
 
 
 def round_status(round_: Round) -> dict:
@@ -221,7 +255,7 @@ def _table_answer(table: Table) -> dict:
 
 @router.post(
     TABLE + "substitute",
-    response={200: dict, **ERRORS},
+    response={200: TableOut, **ERRORS},
     url_name="table_substitute",
     openapi_extra=body_doc(SubstituteIn),
 )
@@ -251,7 +285,7 @@ def table_substitute(request: HttpRequest, slug: str, number: str, table_number:
 
 @router.post(
     TABLE + "void",
-    response={200: dict, **ERRORS},
+    response={200: TableOut, **ERRORS},
     url_name="table_void",
     openapi_extra=body_doc(VoidIn),
 )
@@ -284,7 +318,7 @@ def _confirmer(request: HttpRequest, game: Game) -> str:
 @router.post(
     "/games/{game_id}/confirm",
     auth=None,
-    response={200: dict, **ERRORS},
+    response={200: ConfirmedOut, **ERRORS},
     url_name="game_confirm",
     openapi_extra=extra(
         body_doc(ConfirmIn),
