@@ -3,6 +3,9 @@ its number."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+
+from tournaments.common.errors import TournamentError
 from tournaments.models import Club, Event, Round
 
 
@@ -16,3 +19,14 @@ def round_by_number(event: Event, number: int) -> Round:
 
 def club_by_slug(slug: str) -> Club:
     return Club.objects.get(slug=slug)
+
+
+def active_user_named(username: object):
+    """The active account with this username, the one a club's or an event's organisers add;
+    refused (user_unknown) when there is none."""
+    user_model = get_user_model()
+    username = str(username).strip()
+    user = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).first()
+    if user is None or not user.is_active:
+        raise TournamentError("user_unknown", name=username)
+    return user

@@ -22,6 +22,7 @@ from tournaments.backup.fields import NAMING_PLAYERS
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.permissions import require_club, require_event
 from tournaments.common.queue import enqueue_on_commit
+from tournaments.common.selectors import active_user_named
 from tournaments.common.services import log_action, log_club_action, standings_changed
 from tournaments.events.services.registration import clean_name, enter_players
 from tournaments.models import (
@@ -294,13 +295,9 @@ def club_settings_update(
 def club_organiser_add(*, club: Club, username: str, actor: str = "", by=None):
     """Let another user run the club (its members, settings and seasons)."""
     require_club(by, club)
-    user_model = get_user_model()
-    username = str(username).strip()
-    user = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).first()
-    if user is None or not user.is_active:
-        raise TournamentError("user_unknown", name=username)
+    user = active_user_named(username)
     if club.organisers.filter(pk=user.pk).exists():
-        raise TournamentError("club_organiser_already", name=username)
+        raise TournamentError("club_organiser_already", name=user.get_username())
     club.organisers.add(user)
     log_club_action(club, actor, "organiser_added", username=user.get_username())
     return user

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import engine
@@ -10,6 +9,7 @@ from scoring.models import Game
 from tournaments.common import event_settings
 from tournaments.common.errors import NotAllowed, RulesRefused, TournamentError
 from tournaments.common.permissions import require_club
+from tournaments.common.selectors import active_user_named
 from tournaments.common.services import log_action, standings_changed, unique_slug
 from tournaments.models import Club, Event, Round
 
@@ -98,13 +98,9 @@ def organiser_add(*, event: Event, username: str, actor: str = "", by=None):
     """Let another user run this event (its players, rounds and results; not its club). Only
     the club's organisers choose who runs its nights (tournaments.common.permissions)."""
     require_club(by, event.club)
-    user_model = get_user_model()
-    username = str(username).strip()
-    user = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).first()
-    if user is None or not user.is_active:
-        raise TournamentError("user_unknown", name=username)
+    user = active_user_named(username)
     if event.organisers.filter(pk=user.pk).exists():
-        raise TournamentError("organiser_already", name=username)
+        raise TournamentError("organiser_already", name=user.get_username())
     event.organisers.add(user)
     log_action(event, actor, "organiser_added", username=user.get_username())
     return user
