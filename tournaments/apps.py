@@ -7,4 +7,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self):
-        from tournaments.results import render as standings_render  # noqa: F401 - connect the receivers
+        # connect the receivers (the tasks register with them)
+        from tournaments import receivers  # noqa: F401
+        from tournaments.results import render  # noqa: F401

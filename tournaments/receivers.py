@@ -13,6 +13,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from scoring.signals import game_confirmed, game_place, game_reopened, seat_identity
+from tournaments import tasks  # noqa: F401 - registers the tasks by name
 from tournaments.common.queue import enqueue_on_commit
 from tournaments.common.services import standings_changed
 from tournaments.events.selectors.identity import identity_at_table
