@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from ..models import Game, Quorum, SeatClaim
+from ..models import Game, GameChange, Quorum, SeatClaim
+from ..selectors import dispute_answer
 from ..services.verdicts import (
     SEATS,
     counted_seats,
@@ -54,6 +55,8 @@ class Board:
     my_seat: int | None
     #: (place, name, total), first to last, once the placings are settled.
     placings: list[tuple[int, str, int | None]]
+    #: The organiser's answer to the newest dispute, in a sentence ("" when none).
+    answer: str = ""
 
     @property
     def disputes(self) -> list[SeatWord]:
@@ -136,7 +139,18 @@ def board(game: Game, holder: str | None = None) -> Board:
             (place, game.players[seat], game.totals[seat] if game.totals else None)
             for place, seat in enumerate(game.placings or [], start=1)
         ],
+        answer=answer_line(game),
     )
+
+
+def answer_line(game: Game) -> str:
+    """The organiser's answer to the newest dispute, as the disputing player reads it."""
+    answer = dispute_answer(game)
+    if answer is None:
+        return ""
+    if answer.action == GameChange.Action.REOPENED:
+        return _("The organiser reopened the result: “%(words)s”") % {"words": answer.words}
+    return _("The organiser confirmed the result: “%(words)s”") % {"words": answer.words}
 
 
 def names_and(names: list[str]) -> str:

@@ -29,7 +29,13 @@ from tournaments.common.vocabulary import (
 )
 from tournaments.common.web.api_auth import organised_event, organiser_token
 from tournaments.common.web.api_input import ReasonIn, actor, number, reason, text, whole
-from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.event import (
+    club_create,
+    event_create,
+    event_end,
+    event_reopen,
+    event_round_add,
+)
 from tournaments.events.services.registration import (
     entry_check_in,
     entry_reinstate,
@@ -343,3 +349,36 @@ for _name, _call in CHANGES.items():
     router.post(
         PLAYER + _name, response={200: EntryOut, **ERRORS}, openapi_extra=body_doc(ReasonIn)
     )(_change_view(_name, _call))
+
+
+# --- the end of the night ----------------------------------------------------------------------
+
+
+class NothingIn(Body):
+    """``{}`` (or no body at all)."""
+
+
+#: Beyond the spec's table (docs/api.md): closing the last planned round leaves the event
+#: running; a script adds a round, ends the event, or reopens one that is over.
+EVENT_STEPS = {"add-round": event_round_add, "end": event_end, "reopen": event_reopen}
+
+
+def _event_step_view(name: str, step):
+    def view(request: HttpRequest, slug: str) -> HttpResponse:
+        user = request.auth
+        event = organised_event(user, slug)
+        read_body(request, NothingIn, empty_ok=True)
+        event = step(event=event, actor=actor(user))
+        return json_response(_event_answer(event))
+
+    view.__name__ = "event_" + name.replace("-", "_")
+    view.__doc__ = f"POST /events/{{slug}}/{name}: the event as the dashboard's {name} leaves it."
+    return view
+
+
+for _name, _step in EVENT_STEPS.items():
+    router.post(
+        "/events/{slug:slug}/" + _name,
+        response={200: dict, **ERRORS},
+        openapi_extra=body_doc(NothingIn),
+    )(_event_step_view(_name, _step))
