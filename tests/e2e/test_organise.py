@@ -107,8 +107,12 @@ def test_an_organiser_runs_a_nine_player_event(
     expect(page.locator(".event-nav [aria-current=page]")).to_have_text("Players")
     check_screen(page, "organise-players", shoot)
 
-    for number in (1, 2):
-        if number > 1:  # round 1 is built from the players page, the next step shown there
+    for number in (1, 2, 3):
+        if number == 3:  # two were planned: the night goes on with a round more
+            expect(page.locator("#rounds .notice")).to_have_text("All 2 planned rounds are played.")
+            page.get_by_role("button", name="Add a round").click()
+            expect(page.locator(".messages")).to_contain_text("Round 3 added.")
+        elif number > 1:  # round 1 is built from the players page, the next step shown there
             page.goto(dashboard)
         page.get_by_role("button", name=f"Build round {number}").click()
         # The pairing runs at once (Celery eager): the draft is there to review.
@@ -139,11 +143,25 @@ def test_an_organiser_runs_a_nine_player_event(
             check_screen(page, "organise-print-cards", shoot)
             page.go_back()
         page.get_by_role("button", name=f"Close round {number}").click()
+        # Closing is final: a page of its own asks first (no JavaScript needed).
+        expect(page.locator("h1")).to_contain_text(f"Close round {number}?")
+        if number == 1:
+            check_screen(page, "organise-round-close", shoot)
+        page.get_by_role("button", name=f"Yes, close round {number}").click()
         expect(page).to_have_url(dashboard)
 
+    # The last round closed, the event goes on until the organiser ends it, asked first.
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    page.get_by_role("link", name="End the event").click()
+    expect(page.locator("h1")).to_contain_text("End the event?")
+    check_screen(page, "organise-event-end", shoot)
+    page.get_by_role("button", name="Yes, end the event").click()
+    expect(page).to_have_url(dashboard)
     event.refresh_from_db()
     assert event.status == Event.Status.CLOSED
-    expect(page.locator(".notice")).to_contain_text("The event is over")
+    expect(page.locator("#rounds .notice")).to_contain_text("The event is over.")
+    expect(page.locator("#final-heading")).to_have_text("Final standings")
     check_screen(page, "organise-dashboard", shoot)
     check_screen(page, "organise-dashboard-desktop", desktop_shoot)
 
@@ -158,6 +176,6 @@ def test_an_organiser_runs_a_nine_player_event(
     assert len(rows) == 1 + len(PLAYERS)
     assert sorted(row[1] for row in rows[1:]) == sorted(PLAYERS)
     snapshot = event.standings.first()
-    assert snapshot.rounds_complete == 2
+    assert snapshot.rounds_complete == 3
     leader = event.entries.get(player_id=snapshot.rows[0]["player"]).player.name
     assert rows[1][:2] == ["1", leader]
