@@ -122,10 +122,7 @@ def open_table_of(event: Event, player_id: int) -> Table | None:
 def seated_ids(event: Event) -> set[int]:
     """The players of the event with a seat at a table of any of its rounds (a draft's too)
     or a bye: an entry of anyone else never played, and may be deleted (entered by mistake)."""
-    seated: set[int] = set()
-    for row in Table.objects.filter(round__event=event).values_list(
-        "seat_0_id", "seat_1_id", "seat_2_id"
-    ):
-        seated.update(row)
-    seated.update(Bye.objects.filter(round__event=event).values_list("player_id", flat=True))
-    return seated
+    tables = Table.objects.filter(round__event=event).order_by()
+    seats = [tables.values_list(f"seat_{seat}_id", flat=True) for seat in (1, 2)]
+    byes = Bye.objects.filter(round__event=event).order_by().values_list("player_id", flat=True)
+    return set(tables.values_list("seat_0_id", flat=True).union(*seats, byes))  # one query

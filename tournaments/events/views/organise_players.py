@@ -77,12 +77,13 @@ def _players(
 ):
     query = _filter(request)
     seated = seated_ids(event)
+    entries = event_entries(event, query)
     context = {
         **_counts(event),
         "event": event,
-        "entries": event_entries(event, query),
+        "entries": entries,
         # one person entered twice? delete the mistake, or merge the two (a club's organiser)
-        "alike": names_alike(event_entries(event), seated),
+        "alike": names_alike(event_entries(event) if query else entries, seated),
         "seated": seated,
         "runs_club": request.user.has_perm(CLUB_PERMISSION, event.club),
         "q": query,
