@@ -91,6 +91,16 @@ def test_an_organiser_runs_a_nine_player_event(
     page.get_by_role("button", name="Enter these players").click()
     counts = page.locator("#counts .counts-line")
     expect(counts).to_have_text("9 entered · 0 checked in · 0 withdrawn")
+    # A name typed wrong is warned of, and deleted from the names that look alike.
+    page.get_by_label("Player's name").fill("Irina Dimitrov")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator(".messages")).to_contain_text("delete the one entered by mistake")
+    alike = page.locator("section.names-alike")
+    check_screen(page, "organise-players-alike", shoot)
+    alike.get_by_role("button", name="Delete “Irina Dimitrov” (entered by mistake)").click()
+    expect(page.locator(".messages")).to_contain_text("Irina Dimitrov deleted.")
+    expect(alike).to_have_count(0)
+    expect(counts).to_have_text("9 entered · 0 checked in · 0 withdrawn")
     expect(page.get_by_role("button", name="Build round 1")).to_have_count(0)
     page.get_by_role("button", name="Check in everyone").click()
     expect(counts).to_have_text("9 entered · 9 checked in · 0 withdrawn")
@@ -163,6 +173,10 @@ def test_an_organiser_runs_a_nine_player_event(
     expect(page.locator("#rounds .notice")).to_contain_text("The event is over.")
     expect(page.locator("#final-heading")).to_have_text("Final standings")
     check_screen(page, "organise-dashboard", shoot)
+    page.get_by_role("link", name="Print the final standings").click()
+    expect(page.locator("table.final-list tbody tr")).to_have_count(len(PLAYERS))
+    check_screen(page, "organise-final-standings", shoot)
+    page.go_back()
     check_screen(page, "organise-dashboard-desktop", desktop_shoot)
 
     # The standings as CSV, through the page's link.
