@@ -13,7 +13,8 @@ from config.api_ninja import make_api
 ROUTERS = (
     "scoring.api.router",
     "tournaments.results.api.router",
-    "tournaments.events.api.router",
+    "tournaments.events.api.organise.router",
+    "tournaments.events.api.night.router",
     "tournaments.rounds.api.router",
     "tournaments.clubs.api.seasons.router",
     "tournaments.clubs.api.ratings.router",

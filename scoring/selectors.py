@@ -162,3 +162,31 @@ def disputed_games(game_ids: list[int]) -> set[int]:
     for game_id, seat, agrees in rows.order_by("at", "pk").values_list("game_id", "seat", "agrees"):
         latest[(game_id, seat)] = agrees
     return {game for (game, seat), agrees in latest.items() if seat is not None and not agrees}
+
+
+class Answer(NamedTuple):
+    """The organiser's answer to a dispute: the result confirmed with a note, or reopened
+    with a reason (a GameChange's action and words)."""
+
+    action: str
+    words: str
+
+
+def dispute_answer(game: Game) -> Answer | None:
+    """The newest answer given with words to the game's newest dispute: a confirmation with
+    a note, or a reopening (whose reason is required), made after it. None while nobody
+    disputed, or no word was given since."""
+    changes = game.changes.filter(
+        action__in=(
+            GameChange.Action.RESULT_DISPUTED,
+            GameChange.Action.CONFIRMED,
+            GameChange.Action.REOPENED,
+        )
+    ).order_by("-at", "-pk")
+    for change in changes.values_list("action", "reason")[:50]:
+        action, words = change
+        if action == GameChange.Action.RESULT_DISPUTED:
+            return None
+        if words:
+            return Answer(action, words)
+    return None

@@ -199,6 +199,9 @@ def run_evening(evening: Evening, django_user_model) -> None:
     )
     assert call("GET", f"/api/events/{slug}/rounds/2")["stuck"] is True
     call("DELETE", f"/api/events/{slug}/rounds/2", {"reason": "again"}, expect=200)
+    call("POST", f"/api/events/{slug}/add-round", {}, expect=200)  # the night goes on
+    call("POST", f"/api/events/{slug}/end", {}, expect=200)
+    call("POST", f"/api/events/{slug}/reopen", {}, expect=200)
 
     call("GET", f"/api/clubs/{club['club']}/seasons/{season.pk}/standings", token=None)
     call("GET", f"/api/clubs/{club['club']}/ratings", token=None)

@@ -3,7 +3,13 @@
 from django.urls import path, re_path
 
 from tournaments.clubs.views import organise_club, organise_invitations, organise_seasons
-from tournaments.events.views import account, organise, organise_codes, organise_players
+from tournaments.events.views import (
+    account,
+    organise,
+    organise_codes,
+    organise_end,
+    organise_players,
+)
 from tournaments.results.views import organise_export
 from tournaments.rounds.views import organise_pins, organise_print, organise_rounds, organise_tables
 
@@ -82,6 +88,11 @@ urlpatterns = [
     path(EVENT + "organisers/", organise.organiser_add, name="organise_organiser_add"),
     path(EVENT + "log/", organise.log, name="organise_log"),
     path(EVENT + "poster/", organise.poster, name="organise_poster"),
+    # the end of the night (tournaments.events.views.organise_end)
+    path(EVENT + "add-round/", organise_end.round_add, name="organise_event_add_round"),
+    path(EVENT + "end/", organise_end.end, name="organise_event_end"),
+    path(EVENT + "reopen/", organise_end.reopen, name="organise_event_reopen"),
+    path(EVENT + "final/", organise_end.final, name="organise_event_final"),
     # players
     path(EVENT + "players/", organise_players.players, name="organise_players"),
     path(EVENT + "players/add/", organise_players.player_add, name="organise_player_add"),
@@ -101,6 +112,11 @@ urlpatterns = [
         EVENT + "players/<int:entry_id>/withdraw/",
         organise_players.withdraw,
         name="organise_withdraw",
+    ),
+    path(
+        EVENT + "players/<int:entry_id>/delete/",
+        organise_players.entry_remove,
+        name="organise_entry_delete",
     ),
     path(
         EVENT + "players/<int:entry_id>/reinstate/",

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from scoring.models import Game, Quorum, SeatClaim
+from scoring.models import Game, GameChange, Quorum, SeatClaim
+from scoring.selectors import dispute_answer
 from scoring.services.verdicts import (
     SEATS,
     counted_seats,
@@ -56,6 +57,8 @@ class Board:
     #: (place, name, total signed as every score is: "+6", "−2"), first to last, once the
     #: placings are settled.
     placings: list[tuple[int, str, str]]
+    #: The organiser's answer to the newest dispute, in a sentence ("" when none).
+    answer: str = ""
 
     @property
     def disputes(self) -> list[SeatWord]:
@@ -138,7 +141,18 @@ def board(game: Game, holder: str | None = None) -> Board:
             (place, game.players[seat], signed(game.totals[seat]) if game.totals else "")
             for place, seat in enumerate(game.placings or [], start=1)
         ],
+        answer=answer_line(game),
     )
+
+
+def answer_line(game: Game) -> str:
+    """The organiser's answer to the newest dispute, as the disputing player reads it."""
+    answer = dispute_answer(game)
+    if answer is None:
+        return ""
+    if answer.action == GameChange.Action.REOPENED:
+        return _("The organiser reopened the result: “%(words)s”") % {"words": answer.words}
+    return _("The organiser confirmed the result: “%(words)s”") % {"words": answer.words}
 
 
 def names_and(names: list[str]) -> str:

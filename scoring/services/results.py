@@ -37,8 +37,10 @@ def game_confirm(
     by_keeper: bool = False,
     keeper_person: str = "",
     version: object = None,
+    note: str = "",
 ) -> Game:
-    """Confirm a finished, settled result. An organiser's confirmation locks it; the keeper's
+    """Confirm a finished, settled result (`note`: an organiser's word to the players, their
+    answer to a dispute). An organiser's confirmation locks it; the keeper's
     (`by_keeper`) is the keeper's verdict and locks only once the game's quorum agrees
     (scoring.services.verdicts): the caller reads `game.confirmed` to tell. `keeper_person`
     is whom the keeper's phone has proven to be, if anyone (a token alone proves nobody).
@@ -52,7 +54,7 @@ def game_confirm(
         if not keeper_agree(game, actor, keeper_person):
             return game
         actor = confirmers(game, actor)
-    lock(game, actor)
+    lock(game, actor, note)
     return game
 
 

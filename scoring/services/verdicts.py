@@ -311,15 +311,18 @@ def result_dispute(*, game_id: int, holder: str, reason: object) -> Game:
     return game
 
 
-def lock(game: Game, actor: str) -> None:
+def lock(game: Game, actor: str, note: str = "") -> None:
     """Lock the (row-locked, confirmable) game's result; listeners hear of it inside the
-    transaction, so they write with it."""
+    transaction, so they write with it. `note`: the organiser's word to the players (their
+    answer to a dispute), shown on the table's pages (selectors.dispute_answer)."""
     game.result = Game.Result.CONFIRMED
     game.confirmed_at = timezone.now()
     game.confirmed_by = actor
     game.version += 1
     game.save()
-    log(game, GameChange.Action.CONFIRMED, actor, data={"placings": game.placings})
+    note = " ".join(str(note or "").split())[:MAX_REASON]
+    data = {"placings": game.placings}
+    log(game, GameChange.Action.CONFIRMED, actor, data=data, reason=note)
     game_confirmed.send(sender=Game, game=game)
 
 

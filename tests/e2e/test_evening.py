@@ -447,7 +447,8 @@ def test_a_club_evening_with_every_mishap(
         expect(confirm).to_have_count(2 - done)
     expect(close).to_be_enabled()
     shoot("round-settled")
-    close.click()
+    close.click()  # closing is final: the page asks first
+    page.get_by_role("button", name=t("Yes, close round %(n)s", n=1)).click()
     expect(page).to_have_url(dashboard)
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED

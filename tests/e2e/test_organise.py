@@ -91,6 +91,16 @@ def test_an_organiser_runs_a_nine_player_event(
     page.get_by_role("button", name="Enter these players").click()
     counts = page.locator("#counts .counts-line")
     expect(counts).to_have_text("9 entered · 0 checked in · 0 withdrawn")
+    # A name typed wrong is warned of, and deleted from the names that look alike.
+    page.get_by_label("Player's name").fill("Irina Dimitrov")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator(".messages")).to_contain_text("delete the one entered by mistake")
+    alike = page.locator("section.names-alike")
+    check_screen(page, "organise-players-alike", shoot)
+    alike.get_by_role("button", name="Delete “Irina Dimitrov” (entered by mistake)").click()
+    expect(page.locator(".messages")).to_contain_text("Irina Dimitrov deleted.")
+    expect(alike).to_have_count(0)
+    expect(counts).to_have_text("9 entered · 0 checked in · 0 withdrawn")
     expect(page.get_by_role("button", name="Build round 1")).to_have_count(0)
     page.get_by_role("button", name="Check in everyone").click()
     expect(counts).to_have_text("9 entered · 9 checked in · 0 withdrawn")
@@ -107,8 +117,12 @@ def test_an_organiser_runs_a_nine_player_event(
     expect(page.locator(".event-nav [aria-current=page]")).to_have_text("Players")
     check_screen(page, "organise-players", shoot)
 
-    for number in (1, 2):
-        if number > 1:  # round 1 is built from the players page, the next step shown there
+    for number in (1, 2, 3):
+        if number == 3:  # two were planned: the night goes on with a round more
+            expect(page.locator("#rounds .notice")).to_have_text("All 2 planned rounds are played.")
+            page.get_by_role("button", name="Add a round").click()
+            expect(page.locator(".messages")).to_contain_text("Round 3 added.")
+        elif number > 1:  # round 1 is built from the players page, the next step shown there
             page.goto(dashboard)
         page.get_by_role("button", name=f"Build round {number}").click()
         # The pairing runs at once (Celery eager): the draft is there to review.
@@ -139,12 +153,30 @@ def test_an_organiser_runs_a_nine_player_event(
             check_screen(page, "organise-print-cards", shoot)
             page.go_back()
         page.get_by_role("button", name=f"Close round {number}").click()
+        # Closing is final: a page of its own asks first (no JavaScript needed).
+        expect(page.locator("h1")).to_contain_text(f"Close round {number}?")
+        if number == 1:
+            check_screen(page, "organise-round-close", shoot)
+        page.get_by_role("button", name=f"Yes, close round {number}").click()
         expect(page).to_have_url(dashboard)
 
+    # The last round closed, the event goes on until the organiser ends it, asked first.
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    page.get_by_role("link", name="End the event").click()
+    expect(page.locator("h1")).to_contain_text("End the event?")
+    check_screen(page, "organise-event-end", shoot)
+    page.get_by_role("button", name="Yes, end the event").click()
+    expect(page).to_have_url(dashboard)
     event.refresh_from_db()
     assert event.status == Event.Status.CLOSED
-    expect(page.locator(".notice")).to_contain_text("The event is over")
+    expect(page.locator("#rounds .notice")).to_contain_text("The event is over.")
+    expect(page.locator("#final-heading")).to_have_text("Final standings")
     check_screen(page, "organise-dashboard", shoot)
+    page.get_by_role("link", name="Print the final standings").click()
+    expect(page.locator("table.final-list tbody tr")).to_have_count(len(PLAYERS))
+    check_screen(page, "organise-final-standings", shoot)
+    page.go_back()
     check_screen(page, "organise-dashboard-desktop", desktop_shoot)
 
     # The standings as CSV, through the page's link.
@@ -158,6 +190,6 @@ def test_an_organiser_runs_a_nine_player_event(
     assert len(rows) == 1 + len(PLAYERS)
     assert sorted(row[1] for row in rows[1:]) == sorted(PLAYERS)
     snapshot = event.standings.first()
-    assert snapshot.rounds_complete == 2
+    assert snapshot.rounds_complete == 3
     leader = event.entries.get(player_id=snapshot.rows[0]["player"]).player.name
     assert rows[1][:2] == ["1", leader]

@@ -95,6 +95,8 @@ def test_a_walkout_a_substitute_a_void_table_and_an_adjusted_result(
     result_confirm(table=Table.objects.get(pk=first.pk), actor="olga")
     page.goto(f"{live_server.url}/organise/events/{event.slug}/rounds/1/")
     page.get_by_role("button", name="Close round 1").click()
+    page.get_by_role("button", name="Yes, close round 1").click()  # closing asks first
+    expect(page.locator("h1")).not_to_contain_text("Close round 1?")
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from scoring import autoplay
-from tournaments.events.services.event import event_create
+from tournaments.events.services.event import event_create, event_end
 from tournaments.events.services.registration import players_register
 from tournaments.models import Club, Event
 from tournaments.results.services import result_confirm, standings_build
@@ -31,6 +31,8 @@ def play_night(
             result_confirm(table=table, actor="test")
         if close or number < rounds:
             round_close(round_=round_, actor="test")
+    if close:  # the night is over when its organiser ends it (docs/rounds.md)
+        event_end(event=event, actor="test")
     standings_build(event_id=event.pk)
     event.refresh_from_db()
     return event

@@ -166,6 +166,11 @@ def test_a_whole_event_through_the_api(api, organiser):
         response = api.post(f"/api/events/{slug}/rounds/{number}/close")
         assert response.json() == {"round": number, "status": "closed"}
 
+    # closing the last planned round leaves the event running until it is ended on purpose
+    assert Event.objects.get(slug=slug).status == Event.Status.RUNNING
+    response = api.post(f"/api/events/{slug}/end")
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "closed"
     assert Event.objects.get(slug=slug).status == Event.Status.CLOSED
     standings = api.client.get(f"/api/events/{slug}/standings").json()
     assert standings["rounds_complete"] == 2 and len(standings["rows"]) == 7

@@ -216,6 +216,7 @@ def test_every_page_and_api_call_of_a_guarded_service_says_who_acts():
     site itself (no account to check): each call, or each `submit(form, service, ...)`, names
     the account."""
     root = Path(__file__).resolve().parents[2] / "tournaments"
+    # the feature folders' pages and API modules (tournaments/<feature>/views/, api[/])
     edges = [*root.glob("*/views/*.py"), *root.glob("*/api.py"), *root.glob("*/api/*.py")]
     missing, seen = [], 0
     for path in edges:

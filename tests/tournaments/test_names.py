@@ -107,7 +107,10 @@ def test_a_near_name_is_entered_with_a_warning(organiser_client, organised_event
     assert response.status_code == 302
     page = text(organiser_client.get(response["Location"]))
     assert f"{near} entered." in page
-    assert f"“{near}” looks like “Ivan Petrov”: if they are one person, withdraw one entry." in page
+    assert (
+        f"“{near}” looks like “Ivan Petrov”: if they are one person, delete the one entered by "
+        "mistake, or merge the two (see “Names that look alike”)."
+    ) in page
     assert entered(organised_event) == sorted(["Ivan Petrov", near])
     page = text(organiser_client.get(url(organised_event)))
     assert "looks like" not in page  # shown once, after adding

@@ -101,6 +101,11 @@ def test_a_31_player_4_round_swiss_event_from_registration_to_export(make_user):
         response = ok(client.post(url("organise_round_close", number)))
         assert response["Location"] == url("organise_event")
 
+    # The last planned round closed, the night is not over until the organiser says so.
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    assert "End the event?" in ok(client.get(url("organise_event_end")), 200).content.decode()
+    ok(client.post(url("organise_event_end")))
     event.refresh_from_db()
     assert event.status == Event.Status.CLOSED
     snapshot = event.standings.first()

@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from tournaments.events.services.event import event_end
 from tournaments.results.services import result_confirm
 from tournaments.rounds.services.rounds import round_close
 
@@ -59,7 +60,7 @@ def finished(between_rounds, build_round):
     """Both planned rounds played and closed: the event is over."""
     event, round_1_tables = between_rounds
     _play_round(event, build_round, random.Random(3))
-    event.refresh_from_db()
+    event = event_end(event=event, actor="olga")  # the organiser ends it (docs/rounds.md)
     assert event.status == event.Status.CLOSED
     return event, round_1_tables
 

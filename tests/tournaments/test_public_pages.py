@@ -14,7 +14,7 @@ from scoring import services as scoring
 from scoring.models import Game
 from tournaments import tasks
 from tournaments.events.selectors.entries import player_names
-from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.event import club_create, event_create, event_end
 from tournaments.events.services.registration import players_register
 from tournaments.models import Event, Round
 from tournaments.results.services import result_confirm, result_reopen, standings_build
@@ -147,6 +147,9 @@ def test_event_home_after_the_last_round(client):
     round_ = publish_round(event)
     play_table(round_.tables.get())
     round_close(round_=round_)
+    words = squash(get(client, "event", event.slug))
+    assert "Round 1, the last planned round, is over." in words and "1 of 1 played" in words
+    event_end(event=event)  # the organiser ends it: closing the last round does not
     words = squash(get(client, "event", event.slug))
     assert "Round 1 is over, and so is the event." in words and "1 of 1 played" in words
 

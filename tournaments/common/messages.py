@@ -29,8 +29,10 @@ MESSAGES = {
         "a surname to one of them"
     ),
     "event_closed": _("the event is closed"),
+    "event_not_closed": _("the event is not over"),
     "player_withdrawn": _("%(name)s has withdrawn."),
     "player_not_withdrawn": _("%(name)s has not withdrawn."),
+    "entry_played": _("%(name)s has a seat in this event: withdraw them instead"),
     # event settings
     "event_name_missing": _("an event needs a name"),
     "event_name_too_long": _("an event's name has at most %(max)s characters"),
@@ -67,6 +69,11 @@ MESSAGES = {
     "round_failed": _("round %(n)s could not be built: build it again or delete it"),
     "round_draft": _("round %(n)s is a draft: publish it or delete it first"),
     "round_not_closed": _("round %(n)s is not closed yet"),
+    "rounds_all_played": ngettext_lazy(
+        "the only planned round is played: add a round or end the event",
+        "all %(n)s planned rounds are played: add a round or end the event",
+        "n",
+    ),
     "retry_not_allowed": _(
         "only a draft or failed round, or one stuck being built, can be built again"
     ),

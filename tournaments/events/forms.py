@@ -253,6 +253,17 @@ class ReasonForm(Form):
     reason = forms.CharField(label=_("Why is the result reopened?"), max_length=500)
 
 
+class NoteForm(Form):
+    """The organiser's answer to a disputed result, confirmed with it (optional elsewhere)."""
+
+    note = forms.CharField(
+        label=_("Your answer to the player (shown on their phone)"),
+        max_length=500,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
 class SwapForm(Form):
     """Two players of a draft round, by id; the service says whether they can swap."""
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from tournaments.models import Event, Round
+from scoring.names import near_pairs
+from tournaments.models import Entry, Event, Round
 from tournaments.rounds.presenters.tables import round_over
 from tournaments.rounds.selectors import RoundProgress
 from tournaments.rounds.services.pins import pins_open
@@ -72,6 +73,8 @@ def round_state(progress: RoundProgress | None, event: Event) -> str:
     if round_.status == Round.Status.CLOSED:
         if event.status == Event.Status.CLOSED:
             return _("Round %(number)s is over, and so is the event.") % {"number": number}
+        if number >= event.rounds_planned:
+            return _("Round %(number)s, the last planned round, is over.") % {"number": number}
         return _("Round %(number)s is over; the next round has not been drawn yet.") % {
             "number": number
         }
@@ -90,3 +93,28 @@ def event_home(event: Event, progress: list[RoundProgress]) -> dict:
         # the PIN entry only while a PIN can open a table (not between rounds, not after)
         "pin_open": pins_open(event, published[-1] if published else None),
     }
+
+
+@dataclass(frozen=True)
+class Alike:
+    """Two entries whose names look alike ("Ivan Petrof" beside "Ivan Petrov"): one person
+    entered twice? The page offers to delete those that never played, and to merge."""
+
+    first: Entry
+    second: Entry
+    deletable: list[Entry]
+
+
+def names_alike(entries: list[Entry], seated: set[int]) -> list[Alike]:
+    """The pairs of the event's entries whose names are near (scoring.names.near), the newer
+    entry first (the likelier mistake); `seated`: the players who have played (not deletable)."""
+    by_name = {entry.player.name: entry for entry in sorted(entries, key=lambda e: e.pk)}
+    pairs = near_pairs(list(by_name), [])
+    alike = []
+    for name, other in pairs:
+        newer, older = by_name[name], by_name[other]
+        if newer.pk < older.pk:
+            newer, older = older, newer
+        both = [newer, older]
+        alike.append(Alike(newer, older, [e for e in both if e.player_id not in seated]))
+    return alike

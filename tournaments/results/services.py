@@ -17,13 +17,19 @@ from tournaments.common.signals import standings_built
 from tournaments.models import Event, Standings, Table
 
 
-def result_confirm(*, table: Table, actor: str, version: object = None) -> Game:
+def result_confirm(*, table: Table, actor: str, version: object = None, note: str = "") -> Game:
     """An organiser confirms a table's result (as the second player would); the standings
     hear of it through scoring's game_confirmed (tournaments.receivers). With `version`, a
-    result changed since it was seen is refused (scoring's game_confirm)."""
-    game = scoring.game_confirm(game_id=table.game_id, actor=actor, version=version)
+    result changed since it was seen is refused (scoring's game_confirm). `note`: the
+    organiser's answer to a dispute, shown on the players' phones (in both audit trails)."""
+    game = scoring.game_confirm(game_id=table.game_id, actor=actor, version=version, note=note)
     log_action(
-        table.round.event, actor, "result_confirmed", round=table.round.number, table=table.number
+        table.round.event,
+        actor,
+        "result_confirmed",
+        " ".join(note.split()),
+        round=table.round.number,
+        table=table.number,
     )
     return game
 

@@ -320,7 +320,7 @@ ROUND_ACTIONS = {
     Round.Status.FAILED: frozenset({"retry", "delete"}),
     Round.Status.DRAFT: frozenset({"swap", "publish", "retry", "delete"}),
     Round.Status.PUBLISHED: frozenset({"close"}),
-    Round.Status.CLOSED: frozenset(),  # over; the event moves on to the next round
+    Round.Status.CLOSED: frozenset(),  # over; the event moves on (a round more, or its end)
 }
 
 
@@ -348,9 +348,12 @@ def round_field_size(event: Event, number: int) -> int:
 
 def round_to_build(event: Event, last: Round | None) -> int | None:
     """The number of the round the organiser can build now, given the event's newest round;
-    None while a round is under way or once the event is closed (one round at a time)."""
+    None while a round is under way, once every planned round is played (the organiser adds
+    a round or ends the event) or once the event is closed (one round at a time)."""
     if event.status == Event.Status.CLOSED:
         return None
     if last is None:
         return 1
-    return last.number + 1 if last.status == Round.Status.CLOSED else None
+    if last.status != Round.Status.CLOSED or last.number >= event.rounds_planned:
+        return None
+    return last.number + 1

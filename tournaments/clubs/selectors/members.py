@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from scoring.names import name_key
 from scoring.names import search as search_names
-from tournaments.models import Club, ClubLog, Event, Player, Season
+from tournaments.models import Club, ClubGame, ClubLog, Event, Player, Season, Table
 
 #: How many members a type-ahead suggests at most.
 SUGGESTED = 8
@@ -63,3 +63,24 @@ def club_log(club: Club, limit: int = 50) -> list[ClubLog]:
 
 def club_organisers(club: Club) -> list[str]:
     return sorted(user.get_username() for user in club.organisers.all())
+
+
+@dataclass(frozen=True)
+class History:
+    """What a member's record holds, to set two records side by side before a merge."""
+
+    player: Player
+    events: list[str]  # the events they were entered in, oldest first
+    games: int  # games played: event tables and casual games
+
+    @property
+    def weight(self) -> tuple[int, int]:
+        return (self.games, len(self.events))
+
+
+def member_history(player: Player) -> History:
+    seated = Q(seat_0=player) | Q(seat_1=player) | Q(seat_2=player)
+    games = Table.objects.filter(seated, game__isnull=False).count()
+    games += ClubGame.objects.filter(seated).count()
+    events = Event.objects.filter(entries__player=player).order_by("created_at", "pk")
+    return History(player, list(events.values_list("name", flat=True)), games)

@@ -130,7 +130,7 @@ def member_rename(request, club: Club, player_id: int):
 @require_http_methods(["GET", "POST"])
 def member_merge(request, club: Club, player_id: int):
     """Merge another record into this member's: find it by name, check both side by side
-    (which name stays), then confirm."""
+    (their events and games; the one with more history is offered to stay), then confirm."""
     first = reads.member(club, player_id)
     if first is None:
         return not_found(request, _("There is no such member."))
@@ -152,6 +152,9 @@ def member_merge(request, club: Club, player_id: int):
             return redirect("tournaments:organise_club", club.slug)
     query = _query(request)
     found = [m for m in reads.members(club, query) if m.id != first.pk] if query else []
+    records = [reads.member_history(first)]
+    if other is not None:
+        records.append(reads.member_history(other))
     context = {
         "club": club,
         "first": first,
@@ -159,8 +162,10 @@ def member_merge(request, club: Club, player_id: int):
         "q": query,
         "found": found,
         "error": error,
-        "first_events": first.entries.count(),
-        "other_events": other.entries.count() if other is not None else 0,
+        # side by side; the one with more history stays unless the organiser says otherwise
+        # (coming from a typo, the record you came from is usually the one to go)
+        "records": records,
+        "keep": max(records, key=lambda r: r.weight).player.pk,
     }
     return render(request, PAGES + "merge.html", context, status=status)
 

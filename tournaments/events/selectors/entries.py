@@ -14,7 +14,17 @@ from django.db.models import (
     When,
 )
 
-from tournaments.models import SETTLED_RESULTS, Club, Entry, Event, EventLog, Player, Round, Table
+from tournaments.models import (
+    SETTLED_RESULTS,
+    Bye,
+    Club,
+    Entry,
+    Event,
+    EventLog,
+    Player,
+    Round,
+    Table,
+)
 
 
 def player_names(event: Event) -> dict[int, str]:
@@ -107,3 +117,12 @@ def open_table_of(event: Event, player_id: int) -> Table | None:
         .order_by("-round__number", "number")
         .first()
     )
+
+
+def seated_ids(event: Event) -> set[int]:
+    """The players of the event with a seat at a table of any of its rounds (a draft's too)
+    or a bye: an entry of anyone else never played, and may be deleted (entered by mistake)."""
+    tables = Table.objects.filter(round__event=event).order_by()
+    seats = [tables.values_list(f"seat_{seat}_id", flat=True) for seat in (1, 2)]
+    byes = Bye.objects.filter(round__event=event).order_by().values_list("player_id", flat=True)
+    return set(tables.values_list("seat_0_id", flat=True).union(*seats, byes))  # one query

@@ -81,15 +81,60 @@ def event_update(*, event: Event, actor: str = "", **settings) -> Event:
     changed = event_settings.apply(event, settings)
     if not changed:
         return event
-    closed = event.rounds.filter(status=Round.Status.CLOSED).count()
-    if closed >= event.rounds_planned:  # the last planned round is already over
-        event.status = Event.Status.CLOSED
     event.save()
     log_action(event, actor, "event_updated", changed={s: getattr(event, s) for s in changed})
     if "confirm_quorum" in changed:
         quorum_follow(event)
     if event_settings.standings_changed(changed):
         standings_changed(event)
+    return event
+
+
+def _open(event: Event) -> Event:
+    """The event, row-locked; refused once it is over (its organisers may reopen it)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.CLOSED:
+        raise NotAllowed("event_closed")
+    return event
+
+
+@transaction.atomic
+def event_round_add(*, event: Event, actor: str = "") -> Event:
+    """One round more than planned, decided on the night: the next round can then be built.
+    Closing the last planned round never ends the event by itself (docs/rounds.md)."""
+    event = _open(event)
+    event.rounds_planned += 1
+    event.save(update_fields=["rounds_planned"])
+    log_action(event, actor, "round_added", rounds=event.rounds_planned)
+    return event
+
+
+@transaction.atomic
+def event_end(*, event: Event, actor: str = "") -> Event:
+    """End the event on purpose (after its last planned round, or earlier): its settings,
+    players and rounds are then final, and a season counts its standings as final. Refused
+    while a round is under way: close it (or delete a draft) first."""
+    event = _open(event)
+    last = event.rounds.order_by("-number").first()
+    if last is not None and last.status != Round.Status.CLOSED:
+        raise NotAllowed("round_not_closed", n=last.number)
+    event.status = Event.Status.CLOSED
+    event.save(update_fields=["status"])
+    log_action(event, actor, "event_ended", rounds=event.rounds.count())
+    return event
+
+
+@transaction.atomic
+def event_reopen(*, event: Event, actor: str = "") -> Event:
+    """Reopen an event that is over (ended too soon, a round more after all): it runs
+    again, and a season counts its standings as provisional until it ends again."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status != Event.Status.CLOSED:
+        raise NotAllowed("event_not_closed")
+    published = event.rounds.exclude(status__in=(Round.Status.PENDING, Round.Status.FAILED))
+    event.status = Event.Status.RUNNING if published.exists() else Event.Status.REGISTRATION
+    event.save(update_fields=["status"])
+    log_action(event, actor, "event_reopened")
     return event
 
 

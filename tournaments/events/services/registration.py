@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import ProtectedError
 
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_key
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.permissions import require_event
 from tournaments.common.services import log_action, standings_changed
-from tournaments.events.selectors.entries import joining_round, open_table_of
+from tournaments.events.selectors.entries import joining_round, open_table_of, seated_ids
 from tournaments.models import Entry, Event, Player
 
 
@@ -149,3 +150,28 @@ def entry_reinstate(*, entry: Entry, actor: str = "", reason: str = "") -> Entry
     entry.save(update_fields=["withdrawn"])
     log_action(entry.event, actor, "reinstated", reason, player=entry.player_id)
     return entry
+
+
+@transaction.atomic
+def entry_delete(*, entry: Entry, actor: str = "", reason: str = "") -> str:
+    """Delete an entry made by mistake (a typo of a real player's name, one person entered
+    twice): only one that never played, with no seat at any table of the event (a draft's
+    too) and no bye; anyone else is withdrawn instead, and keeps their results. The member
+    record made for the name goes with it when nothing else names it (another event, a
+    casual game). Logged with the name; returns it."""
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    event, player = entry.event, entry.player
+    _open(event)
+    if player.pk in seated_ids(event):
+        raise NotAllowed("entry_played", name=player.name)
+    entry.delete()
+    if not player.entries.exists():
+        try:
+            with transaction.atomic():
+                player.delete()
+        except ProtectedError:  # a casual game of the club: the member stays
+            pass
+    log_action(event, actor, "entry_deleted", reason, player=player.pk, name=player.name)
+    if event.rounds.exists():  # the standings listed them among the unranked
+        standings_changed(event)
+    return player.name

@@ -34,6 +34,8 @@ from tournaments.events.selectors.entries import (
 from tournaments.events.services import event as event_service
 from tournaments.models import Event, Round
 from tournaments.results.exports import EXPORTS, FORMATS
+from tournaments.results.presenters import standings_context
+from tournaments.results.selectors import standings_latest
 from tournaments.rounds.presenters import organise as words
 from tournaments.rounds.selectors import (
     round_field_size,
@@ -118,8 +120,10 @@ def event_new(request):
 
 def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
     progress = rounds_progress(event)
-    next_number = round_to_build(event, progress[-1].round if progress else None)
+    last = progress[-1].round if progress else None
+    next_number = round_to_build(event, last)
     field_size = round_field_size(event, next_number) if next_number else 0
+    between = not event.is_closed and last is not None and last.is_closed
     context = {
         "event": event,
         "counts": entry_counts(event),
@@ -139,6 +143,11 @@ def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
         "log": words.log_lines(event_log(event, LOG_ON_DASHBOARD), player_names(event)),
         "error": error,
         "exports": [(what, words.EXPORT_LABELS[what], FORMATS) for what in EXPORTS],
+        # after a closed round the night goes on or ends as the organiser decides
+        "can_end": between,
+        "all_played": between and next_number is None,
+        # an event that is over: its final standings, to announce and print
+        "final": standings_context(event, standings_latest(event)) if event.is_closed else None,
     }
     template = f"{DASHBOARD}#rounds" if request.htmx else DASHBOARD
     return render(request, template, context, status=error_status(request, status))

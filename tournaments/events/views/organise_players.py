@@ -22,13 +22,21 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.names import near_pairs
 from tournaments.common.web.access import actor, error_status, organiser_required
+from tournaments.common.web.clubs import PERMISSION as CLUB_PERMISSION
 from tournaments.common.web.forms_flow import submit
 from tournaments.events.csv_import import names_from_text
 from tournaments.events.forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
-from tournaments.events.selectors.entries import entry_counts, entry_of, event_entries
+from tournaments.events.presenters import names_alike
+from tournaments.events.selectors.entries import (
+    entry_counts,
+    entry_of,
+    event_entries,
+    seated_ids,
+)
 from tournaments.events.services.registration import (
     entries_check_in_all,
     entry_check_in,
+    entry_delete,
     entry_reinstate,
     entry_withdraw,
     players_register,
@@ -69,10 +77,16 @@ def _players(
     status: int = 200,
 ):
     query = _filter(request)
+    seated = seated_ids(event)
+    entries = event_entries(event, query)
     context = {
         **_counts(event),
         "event": event,
-        "entries": event_entries(event, query),
+        "entries": entries,
+        # one person entered twice? delete the mistake, or merge the two (a club's organiser)
+        "alike": names_alike(event_entries(event) if query else entries, seated),
+        "seated": seated,
+        "runs_club": request.user.has_perm(CLUB_PERMISSION, event.club),
         "q": query,
         "player_form": player_form or PlayerForm(),
         "paste_form": paste_form or PasteForm(),
@@ -119,7 +133,10 @@ def _register(request, event: Event, names: list[str]) -> _Registered:
     for name, other in near_pairs(new, list(before.values())):
         messages.warning(
             request,
-            _("“%(name)s” looks like “%(other)s”: if they are one person, withdraw one entry.")
+            _(
+                "“%(name)s” looks like “%(other)s”: if they are one person, delete the one "
+                "entered by mistake, or merge the two (see “Names that look alike”)."
+            )
             % {"name": name, "other": other},
         )
     return _Registered(entries, len(new))
@@ -198,7 +215,13 @@ def players_paste(request, event: Event):
 
 def _row(request, event: Event, entry: Entry, *, error: str = "", status: int = 200):
     """The player's row for htmx, with the counts swapped out of band."""
-    context = {"event": event, "entry": entry, "q": _filter(request), "row_error": error}
+    context = {
+        "event": event,
+        "entry": entry,
+        "q": _filter(request),
+        "row_error": error,
+        "seated": seated_ids(event),
+    }
     counts = {**_counts(event), "event": event, "oob": True}
     html = render_to_string(f"{PLAYERS}#entry", context, request=request)
     html += render_to_string(f"{PLAYERS}#counts", counts, request=request)
@@ -283,3 +306,20 @@ def withdraw(request, event: Event, entry_id: int):
 def reinstate(request, event: Event, entry_id: int):
     """Take back a withdrawal: the player is paired again from the next round built."""
     return _change_with_reason(request, event, entry_id, entry_reinstate)
+
+
+@organiser_required
+@require_POST
+def entry_remove(request, event: Event, entry_id: int):
+    """Delete an entry made by mistake: only one that never played (the service refuses
+    anyone with a seat or a bye, who is withdrawn instead); back to the list."""
+    entry = _entry(event, entry_id)
+    form = OptionalReasonForm(request.POST)
+    outcome = submit(form, entry_delete, entry=entry, actor=actor(request))
+    if outcome.invalid:
+        messages.error(request, _("Keep the reason under 500 characters."))
+    elif not outcome.ok:
+        messages.error(request, outcome.error)
+    else:
+        messages.success(request, _("%(name)s deleted.") % {"name": outcome.result})
+    return _back(event, _filter(request))

@@ -16,7 +16,7 @@ import engine
 from config.celery import app as celery_app
 from scoring import autoplay
 from tournaments import pairing
-from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.event import club_create, event_create, event_end
 from tournaments.events.services.registration import players_register
 from tournaments.models import Round, Table
 from tournaments.results.selectors import standings_current
@@ -101,6 +101,7 @@ def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -
         )
         output["seconds"]["standings"].append(snapshot.build_seconds)
         output["rounds"].append(_round_json(round_, snapshot))
+    event_end(event=event, actor="simulator")  # every round played: the event is over
     return output
 
 

@@ -194,6 +194,12 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         return _("Round %(round)s, table %(table)s: result confirmed.") % values
     if action == "result_reopened":
         return _("Round %(round)s, table %(table)s: result reopened.") % values
+    if action == "round_added":
+        return _("A round added: %(n)s planned.") % {"n": data.get("rounds")}
+    if action == "event_ended":
+        return _("Event ended.")
+    if action == "event_reopened":
+        return _("Event reopened.")
     if action == "event_updated":
         changed = ", ".join(str(SETTING_LABELS.get(s, s)) for s in data.get("changed", {}))
         return _("Settings changed: %(settings)s.") % {"settings": changed}

@@ -42,6 +42,8 @@ def _not_buildable(event: Event, last: Round | None) -> NotAllowed:
     """Why no round can be built now (selectors.round_to_build said None)."""
     if event.status == Event.Status.CLOSED:
         return NotAllowed("event_closed")
+    if last.status == Round.Status.CLOSED:  # the last planned round is over
+        return NotAllowed("rounds_all_played", n=event.rounds_planned)
     code = {
         Round.Status.PENDING: "round_pending",
         Round.Status.FAILED: "round_failed",
@@ -254,21 +256,29 @@ def round_publish(*, round_: Round, actor: str = "") -> Round:
     return round_
 
 
-@transaction.atomic
-def round_close(*, round_: Round, actor: str = "") -> Round:
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+def close_refusal(round_: Round) -> NotAllowed | None:
+    """Why round_close would refuse the round now (None: it would close it): the page asks
+    "Close round n?" only of a round that can close, by the service's own rule."""
     if round_.status != Round.Status.PUBLISHED:
-        raise NotAllowed("close_not_allowed")
+        return NotAllowed("close_not_allowed")
     progress = round_progress_of(round_)
     if not progress.all_settled:
-        raise NotAllowed("tables_unsettled", n=progress.unsettled)
+        return NotAllowed("tables_unsettled", n=progress.unsettled)
+    return None
+
+
+@transaction.atomic
+def round_close(*, round_: Round, actor: str = "") -> Round:
+    """Close a published round once every table is settled: final (a result found wrong is
+    reopened on its table). The event goes on: the next round, a round more, or its end."""
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    refusal = close_refusal(round_)
+    if refusal is not None:
+        raise refusal
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save()
-    event = round_.event
-    if round_.number >= event.rounds_planned:
-        event.status = Event.Status.CLOSED
-        event.save(update_fields=["status"])
+    event = round_.event  # the event goes on: its organisers add a round or end it
     log_action(event, actor, "round_closed", round=round_.number)
     standings_changed(event)
     return round_

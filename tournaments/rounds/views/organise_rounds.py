@@ -17,11 +17,11 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments.common.web.access import actor, error_status, organiser_required, round_or_404
 from tournaments.common.web.forms_flow import Outcome, submit
-from tournaments.events.forms import ReasonForm, SwapForm
+from tournaments.events.forms import NoteForm, ReasonForm, SwapForm
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Event, Round, Table
 from tournaments.results import services as results_service
@@ -31,6 +31,7 @@ from tournaments.rounds.selectors import table_of
 from tournaments.rounds.services import rounds as rounds_service
 
 ROUND = "tournaments/organise/round.html"
+CLOSE = "tournaments/organise/round_close.html"
 
 
 def _render(
@@ -151,10 +152,18 @@ def round_publish(request, event: Event, number: int):
 
 
 @organiser_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def round_close(request, event: Event, number: int):
-    """Close the round; the service refuses while a table is not settled (the page offers
-    the button as the next step only once every table is)."""
+    """GET asks "Close round n?" (closing is final), a page of its own so that no script is
+    needed; POST closes. The service refuses while a table is not settled, and so does the
+    question: back to the round page with the reason."""
+    if request.method == "GET":
+        round_ = round_or_404(event, number)
+        refusal = rounds_service.close_refusal(round_)
+        if refusal is not None:
+            return _refused(request, event, round_, refusal.message)
+        context = {"event": event, "round": round_, "last": number >= event.rounds_planned}
+        return render(request, CLOSE, context)
     return _round_step(
         request,
         event,
@@ -184,13 +193,23 @@ def _table_done(request, event, round_, table: Table, message: str):
 @organiser_required
 @require_POST
 def result_confirm(request, event: Event, number: int, table_number: int):
-    """Confirm a finished table's result for the players (it is then locked)."""
+    """Confirm a finished table's result for the players (it is then locked); on a disputed
+    table, with the organiser's answer (a note the disputing player reads on their phone)."""
     round_ = round_or_404(event, number)
     table = _table(round_, table_number)
+    form = NoteForm(request.POST)
     if table.game_id is None:  # a draft's table has no game to confirm yet
         outcome = Outcome(status=400, error=_("The round is not published yet."))
+    elif not form.is_valid():
+        outcome = Outcome(status=400, error=" ".join(form.errors.get("note", [])))
     else:
-        outcome = submit(None, results_service.result_confirm, table=table, actor=actor(request))
+        outcome = submit(
+            None,
+            results_service.result_confirm,
+            table=table,
+            actor=actor(request),
+            note=form.cleaned_data["note"],
+        )
     if not outcome.ok:
         if not request.htmx:
             return _refused(request, event, round_, outcome.error)

@@ -30,7 +30,10 @@ from tournaments.common.vocabulary import (
 )
 from tournaments.common.web.api_auth import organised_event, organiser_token
 from tournaments.common.web.api_input import ReasonIn, actor, number, reason, text, whole
-from tournaments.events.services.event import club_create, event_create
+from tournaments.events.services.event import (
+    club_create,
+    event_create,
+)
 from tournaments.events.services.registration import (
     entry_check_in,
     entry_reinstate,
