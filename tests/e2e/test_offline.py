@@ -285,7 +285,8 @@ def test_offline_the_page_still_guides_the_table(new_phone, live_server, screens
         deal.locator('button.call[value="pass"]').click()
         banner = page.locator("#offline .offline-banner")
         expect(banner).to_have_text(banner_text(language, 1))
-        expect(page.locator("#offline-deal-heading")).to_contain_text("3")
+        # The same hand dealt again (players count hands, not deals).
+        expect(page.locator("#offline-deal-heading")).to_contain_text("2")
         vera = deal.locator("li.seat-card").nth(2)
         with translation.override(language):
             used = gettext("pass used")
@@ -311,8 +312,8 @@ def test_offline_the_page_still_guides_the_table(new_phone, live_server, screens
         expect(score).to_have_count(3)
         expect(score.nth(0).locator(".total")).to_have_text("+1")
         expect(score.nth(0).locator(".detail")).to_have_text("5 · 0")
-        # Deal 4, hand 3: Vera deals now, the totals carried on.
-        expect(page.locator("#offline-deal-heading")).to_contain_text("4")
+        # Hand 3 (deal 4): Vera deals now, the totals carried on.
+        expect(page.locator("#offline-deal-heading")).to_contain_text("3")
         expect(deal.locator("li.seat-card").nth(2).locator(".badge").first).to_be_visible()
         expect(deal.locator("li.seat-card").nth(0).locator(".seat-total")).to_contain_text("+1")
         screenshot(page, f"offline-keeper-{language}")
@@ -321,7 +322,7 @@ def test_offline_the_page_still_guides_the_table(new_phone, live_server, screens
         assert checks.screen_problems(page) == {}
 
         page.context.set_offline(False)  # the page reloads once the hands are sent
-        expect(page.locator("#deal-heading")).to_contain_text(" 4", timeout=15_000)
+        expect(page.locator("#deal-heading")).to_contain_text(" 3", timeout=15_000)
     assert recorded(game) == [
         (1, ["hearts"], [4, 7, 5]),
         (2, ["pass"], None),
