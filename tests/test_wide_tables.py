@@ -21,7 +21,7 @@ def test_a_scroll_box_shows_a_shadow_where_more_columns_hide():
     box = rule(CSS / "site.css", ".scroll-box")
     assert "overflow-x: auto" in box
     assert box.count("local") == 2 and box.count("radial-gradient") == 2
-    assert ".scroll-box {" not in (CSS / "public.css").read_text(), "one rule, in site.css"
+    assert "\n.scroll-box {" not in (CSS / "public.css").read_text(), "one rule, in site.css"
 
 
 def test_every_wide_public_table_sits_in_a_scroll_box():
