@@ -45,7 +45,7 @@ def proven(table, seat: int) -> dict:
 
 def claim(table, seat: int) -> str:
     """The seat claimed by its proven player; the holder their word is given as."""
-    scoring.views.seat_claim(game_id=table.game_id, seat=seat, **proven(table, seat))
+    scoring.seat_claim(game_id=table.game_id, seat=seat, **proven(table, seat))
     return scoring.person_holder(table.game_id, proven(table, seat)["person"])
 
 

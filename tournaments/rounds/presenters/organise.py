@@ -170,6 +170,9 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         return _("%(name)s withdrew.") % values
     if action == "reinstated":
         return _("%(name)s reinstated.") % values
+    if action == "entry_deleted":
+        # the entry and its player are gone: the log keeps the name as it was
+        return _("%(name)s deleted (entered by mistake).") % {"name": data.get("name") or "?"}
     if action == "round_requested":
         mode = PAIRING_MODE_LABELS.get(data.get("mode"), data.get("mode"))
         return _("Round %(round)s requested (%(mode)s).") % {**values, "mode": mode}
