@@ -425,3 +425,13 @@ def test_a_file_naming_70000_organisers_gets_a_warning_of_one_short_line(tmp_pat
     missing = next(line for line in err.getvalue().splitlines() if "no user here" in line)
     assert "stranger-0, stranger-1, stranger-10, " in missing and "… (+69980)" in missing
     assert len(missing) < 1000
+
+
+@pytest.mark.parametrize("bad_id", [0, -5])
+def test_an_id_no_sequence_can_follow_gets_a_fresh_one(bad_id):
+    """A club numbered 0 or below in the file: PostgreSQL's sequence cannot be set to it, so
+    the row takes a fresh id instead of the import failing with a database error."""
+    data = sample()
+    data["club"]["id"] = bad_id
+    imported = backup.event_import(data=data)
+    assert imported.event.club.pk >= 1

@@ -199,7 +199,8 @@ def _insert(model: type[models.Model], rows: list) -> None:
         for pk in model.objects.filter(pk__in=chunk).order_by().values_list("pk", flat=True)
     }
     for row in rows:
-        if row.pk in taken:
+        # an id here already, or one no sequence can follow (0, negative): a fresh one
+        if row.pk in taken or (row.pk is not None and row.pk < 1):
             row.pk = None
     kept = [row for row in rows if row.pk is not None]
     fresh = [row for row in rows if row.pk is None]
