@@ -1,9 +1,11 @@
 """Every refusal of the scoring app, by code: the one catalogue its errors are worded from.
 
-Services raise ``Conflict("deal_not_next", n=3, next=4)`` and know neither gettext nor HTTP;
-``error.message`` renders the text below in the language active when it is read, so the edge
-(a page, the API) decides the language. Each text names its values ``%(name)s`` as the
-error's params do. The engine's own refusals are not here: they are worded by
+Services raise ``Conflict("deal_taken", n=4, hand=3, redeal=False)`` and know neither
+gettext nor HTTP; ``error.message`` renders the text below in the language active when it
+is read, so the edge (a page, the API) decides the language. Each text names its values
+``%(name)s`` as the error's params do. A deal is named to people as the players count it,
+"hand 3" (redeals not counted: scoring.presenters.numbering), never by the deal's number,
+which only the API's fields keep. The engine's own refusals are not here: they are worded by
 scoring/rule_words.py from the RuleError an error carries on ``error.rule``.
 tests/scoring/test_messages.py runs every code through Bulgarian.
 """
@@ -34,29 +36,29 @@ MESSAGES: dict[str, Promise] = {
     # --- recording, undoing and correcting deals
     "call_not_open": _("That call is not open now: start the calls again."),
     "deal_number": _("deal must be the positive number of the deal being entered"),
-    "deal_taken": _("deal %(n)s is already recorded with other values"),
-    "deal_not_next": _("deal %(n)s is not the next deal: the next is %(next)s"),
+    "deal_taken": _("%(hand)s is already recorded with other values"),
+    "deal_not_next": _("that is not the next hand to record: the next is %(next_hand)s"),
     "confirmed_no_deals": _("the result is confirmed: no more deals"),
     "void_no_deals": _("the game is void (set aside by the organisers): no more deals"),
     "undo_stale": _(
-        "This confirmation is out of date: deal %(n)s changed after version %(yours)s of the "
+        "This confirmation is out of date: %(hand)s changed after version %(yours)s of the "
         "game, the one it was shown with (the game is at version %(current)s now). "
         "Nothing was undone."
     ),
     "deal_stale": _(
-        "deal %(n)s changed on another phone after version %(yours)s of the game, the one "
+        "%(hand)s changed on another phone after version %(yours)s of the game, the one "
         "this was entered against (the game is at version %(current)s now): nothing was changed"
     ),
     "version_invalid": _("version must be the game's version you saw, a whole number from 0"),
     "undo_confirmed": _("the result is confirmed: reopen it before undoing a deal"),
-    "undo_not_last": _("only the last deal (%(n)s) can be undone"),
+    "undo_not_last": _("only the last hand on the score sheet (%(hand)s) can be undone"),
     "confirmed": _("the result is confirmed"),
     "last_tricks_not_last": _("trick winners can only be added to the last deal, a played hand"),
     "last_tricks_not_list": _("last_tricks must be a list of seats, the most recent first"),
     "correct_number": _("deal must be the positive number of a recorded deal"),
     "correct_confirmed": _("the result is confirmed: an organiser must reopen it first"),
     "void": _("the game is void (set aside by the organisers)"),
-    "deal_not_recorded": _("deal %(n)s is not recorded yet: %(count)s deals are recorded"),
+    "deal_not_recorded": _("%(hand)s is not on the score sheet yet"),
     "result_by_hand": _("the organisers set this game's result by hand: ask them to change it"),
     # --- the result
     "not_confirmable": _("only a finished game with settled placings can be confirmed"),
@@ -97,7 +99,27 @@ MESSAGES: dict[str, Promise] = {
 }
 
 
+#: A deal named as the players count it, inside a sentence (scoring.presenters.numbering).
+HAND = _("hand %(n)s")
+HAND_AGAIN = _("hand %(n)s (dealt again)")
+
+
+def hand_words(hand: object, redeal: bool = False) -> str:
+    """ "hand 3", or "hand 3 (dealt again)" for a deal that was redealt, in the active
+    language: the one numbering the players see, redeals not counted."""
+    return str(HAND_AGAIN if redeal else HAND) % {"n": hand}
+
+
 def render(code: str, params: Mapping[str, object]) -> str:
-    """The message of `code` in the active language, its params filled in."""
+    """The message of `code` in the active language, its params filled in. A refusal about a
+    deal carries the deal's number `n` (the API's) and `hand`, the hand the players know it
+    as (`redeal`: it was dealt again), worded "hand 3"; `next_hand` likewise."""
     text = str(MESSAGES[code])
-    return text % dict(params) if params else text
+    if not params:
+        return text
+    values = dict(params)
+    if "hand" in values:
+        values["hand"] = hand_words(values["hand"], bool(values.get("redeal")))
+    if "next_hand" in values:
+        values["next_hand"] = hand_words(values["next_hand"])
+    return text % values

@@ -121,6 +121,23 @@ DEAL_WRITES = (
 )
 
 
+def hand_of(tricks: Sequence[object], number: int) -> int:
+    """The hand deal `number` is (or, redealt, came before), from the deals' tricks in order
+    (None for a redeal): one more than the hands played before it. A number past the end
+    (a deal not recorded yet, or undone) counts every hand given. The one numbering the
+    players see (scoring.presenters.numbering words it)."""
+    return 1 + sum(1 for counts in list(tricks)[: max(number - 1, 0)] if counts is not None)
+
+
+def hand_params(entries: Sequence, number: int) -> dict:
+    """Deal `number` among these live deals as a refusal names it to the players: `hand`
+    (its hand number) and `redeal` (whether that deal was dealt again), beside the deal's own
+    number `n` that the API keeps (scoring/messages.py words `hand`)."""
+    tricks = [getattr(entry, "tricks", None) for entry in entries]
+    redeal = 1 <= number <= len(tricks) and tricks[number - 1] is None
+    return {"n": number, "hand": hand_of(tricks, number), "redeal": redeal}
+
+
 def deal_changed_since(game: Game, number: int, version: int | None) -> bool:
     """Whether deal `number` was recorded, undone, corrected or given its last tricks after
     the game's `version` (the history stamps each change with the version it made). No

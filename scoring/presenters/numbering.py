@@ -5,7 +5,10 @@ a hand is a played deal: ../shared/spec/engine.md, "Words"). Players count hands
 nine hands", and after a redeal the hand they play is still the third, not the fourth deal.
 So every page that names a deal to the players says its hand: a played deal is "Hand 3";
 a deal that was redealt (everyone passed) is named after the hand it came before, "Hand 3
-(dealt again)". Addresses, forms and the API keep the deal's own number.
+(dealt again)". The services' refusals name a deal the same way (scoring/messages.py, from
+the `hand` their errors carry), in the API's words too: they are read by people (the
+offline keeper page shows them). Addresses, forms and the API's fields keep the deal's own
+number.
 """
 
 from __future__ import annotations
@@ -14,12 +17,10 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
+from scoring.messages import hand_words
+from scoring.selectors import hand_of
 
-def hand_of(tricks: Sequence[object], number: int) -> int:
-    """The hand deal `number` is (or, redealt, came before), from the deals' tricks in order
-    (None for a redeal): one more than the hands played before it. A number past the end
-    (a deal not recorded yet, or undone) counts every hand given."""
-    return 1 + sum(1 for counts in list(tricks)[: max(number - 1, 0)] if counts is not None)
+__all__ = ["deal_name", "deal_title", "hand_name", "hand_of", "hand_title", "tricks_of"]
 
 
 def tricks_of(entries: Sequence) -> list[object]:
@@ -36,10 +37,9 @@ def hand_title(hand: int, redeal: bool = False) -> str:
 
 
 def hand_name(hand: int, redeal: bool = False) -> str:
-    """The same inside a sentence: "hand 3", "hand 3 (dealt again)"."""
-    if redeal:
-        return _("hand %(n)s (dealt again)") % {"n": hand}
-    return _("hand %(n)s") % {"n": hand}
+    """The same inside a sentence: "hand 3", "hand 3 (dealt again)" (the words the service
+    refusals name a deal with too: scoring.messages.hand_words)."""
+    return hand_words(hand, redeal)
 
 
 def _hand(entries: Sequence, number: int) -> tuple[int, bool]:

@@ -26,6 +26,7 @@ from django.utils.translation import ngettext, pgettext
 
 import engine
 from engine.rulesets import ExchangeTiming
+from scoring.presenters.numbering import hand_title
 from scoring.presenters.table import _deal_heading
 from scoring.words import RED_SUITS, SUIT_SYMBOLS, call_label, short_names
 
@@ -119,6 +120,8 @@ def offline_words(rules: engine.Rules, names: list[str]) -> dict:
         "names": names,
         "shorts": short_names(names),
         "heading": _deal_heading("{hand}", rules.options),
+        # a kept hand as the players name it, in the clash and a refusal (numbering.hand_title)
+        "hand_title": {"played": hand_title("{n}"), "again": hand_title("{n}", redeal=True)},
         "calls": calls,
         "made": [
             {

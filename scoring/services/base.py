@@ -3,13 +3,14 @@ onto the game, the history, and a table's three names checked."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import engine
 from scoring.errors import Conflict, InvalidInput, names_alike, rules_refuse
 from scoring.models import Game, GameChange
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat
-from scoring.selectors import deal_changed_since
+from scoring.selectors import deal_changed_since, hand_params
 
 
 @dataclass(frozen=True)
@@ -105,14 +106,18 @@ def seen_version(version: object) -> int | None:
     return version
 
 
-def not_stale(game: Game, number: int, version: int | None, code: str = "deal_stale") -> None:
+def not_stale(
+    game: Game, entries: Sequence, number: int, version: int | None, code: str = "deal_stale"
+) -> None:
     """The one rule for a write that may arrive late (an offline queue, a retry, a page left
     open): made against `version`, it is refused when deal `number` was recorded, corrected,
     undone or given its last tricks after that version, on whatever phone: it would silently
     overwrite (or bring back) what the table did since. Changes to other deals do not make
-    it stale. The refusal names both versions (`yours`, `current`)."""
+    it stale. The refusal names both versions (`yours`, `current`) and the deal as the
+    players count it among the live `entries` (selectors.hand_params)."""
     if deal_changed_since(game, number, version):
-        raise Conflict(code, n=number, yours=version, current=game.version)
+        named = hand_params(entries, number)
+        raise Conflict(code, **named, yours=version, current=game.version)
 
 
 def reason_given(reason: object) -> str:

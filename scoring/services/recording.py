@@ -17,7 +17,7 @@ from django.utils import timezone
 import engine
 from scoring.errors import Conflict, InvalidInput
 from scoring.models import DealEntry, Game, GameChange
-from scoring.selectors import LiveDeal, engine_game, game_record, live_deals
+from scoring.selectors import LiveDeal, engine_game, game_record, hand_of, hand_params, live_deals
 from scoring.services.base import (
     Recorded,
     locked,
@@ -86,10 +86,14 @@ def _deal_record(game_id, number, calls, tricks, last_tricks, actor, version) ->
     if number <= len(entries):
         if _same_deal(entries[number - 1], calls, tricks, last_tricks):
             return Recorded(game, engine.replay(game_record(game, entries)), created=False)
-        raise Conflict("deal_taken", n=number)
+        raise Conflict("deal_taken", **hand_params(entries, number))
     if number != len(entries) + 1:
-        raise Conflict("deal_not_next", n=number, next=len(entries) + 1)
-    not_stale(game, number, version)
+        following = len(entries) + 1
+        played = [entry.tricks for entry in entries]
+        raise Conflict(
+            "deal_not_next", n=number, next=following, next_hand=hand_of(played, following)
+        )
+    not_stale(game, entries, number, version)
     if game.confirmed:
         raise Conflict("confirmed_no_deals")
     replay_decides(game)
@@ -119,12 +123,12 @@ def deal_undo(
     version = seen_version(version)
     game = locked(game_id)
     entries = live_deals(game.pk)
-    not_stale(game, number, version, "undo_stale")
+    not_stale(game, entries, number, version, "undo_stale")
     if game.confirmed:
         raise Conflict("undo_confirmed")
     replay_decides(game)
     if not entries or number != len(entries):
-        raise Conflict("undo_not_last", n=len(entries))
+        raise Conflict("undo_not_last", **hand_params(entries, len(entries)))
     entry = entries[-1]
     _set_aside(entry, actor)
     state = engine.replay(game_record(game, entries[:-1]))
@@ -153,7 +157,7 @@ def last_tricks_add(
     entry = entries[-1]
     if version is not None and entry.last_tricks == last_tricks:
         return Recorded(game, engine.replay(game_record(game, entries)), created=False)
-    not_stale(game, number, version)
+    not_stale(game, entries, number, version)
     before = entry.last_tricks
     state = replay(game_record(game, [*entries[:-1], entry._replace(last_tricks=last_tricks)]))
     DealEntry.objects.filter(pk=entry.pk).update(last_tricks=last_tricks)
@@ -201,9 +205,9 @@ def _deal_correct(game_id, number, calls, tricks, last_tricks, actor, version) -
     old = entries[number - 1] if number <= len(entries) else None
     if old is not None and _same_deal(old, calls, tricks, last_tricks):
         return Recorded(game, engine.replay(game_record(game, entries)), created=False)
-    not_stale(game, number, version)
+    not_stale(game, entries, number, version)
     if old is None:
-        raise Conflict("deal_not_recorded", n=number, count=len(entries))
+        raise Conflict("deal_not_recorded", **hand_params(entries, number), count=len(entries))
     replay_decides(game)
     new = DealEntry(
         game=game,

@@ -64,7 +64,8 @@ def undo(request, game_id: int):
             or selectors.deal_changed_since(game, asked_deal, asked_version)
         ):
             stale, status = True, 409
-            params = {"n": asked_deal, "yours": asked_version, "current": game.version}
+            named = selectors.hand_params(entries, asked_deal if asked_deal is not None else last)
+            params = {**named, "yours": asked_version, "current": game.version}
             error = render_message("undo_stale", params)
     context = {
         "game": game,

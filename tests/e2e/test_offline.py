@@ -205,10 +205,12 @@ def test_a_hand_resent_after_another_phone_undid_it_never_brings_it_back(
         clash = page.locator("#offline .offline-clash")
         expect(clash).to_be_visible(timeout=15_000)
         with translation.override(language):
-            undone = gettext("Deal %(n)s was undone on another phone meanwhile")
+            # the kept hand named as the players count hands (presenters.numbering)
+            undone = gettext("%(deal)s was undone on another phone meanwhile")
+            hand = gettext("Hand %(n)s") % {"n": 2}
             nothing = gettext("Not on the score sheet: undone on another phone.")
             leave = gettext("Leave it undone")
-        expect(clash.locator(".offline-clash-heading")).to_have_text(undone % {"n": 2})
+        expect(clash.locator(".offline-clash-heading")).to_have_text(undone % {"deal": hand})
         expect(clash.locator(".clash-recorded")).to_have_text(nothing)
         expect(clash.locator(".offline-keep-recorded")).to_have_text(leave)
         expect(clash.locator(".clash-mine")).to_contain_text("Ana 8, Boris 5")
@@ -308,6 +310,9 @@ def test_offline_the_page_still_guides_the_table(new_phone, live_server, screens
         # with each seat's total and "tricks · points" in the seats' columns.
         rows = page.locator("#game table.sheet tbody")
         expect(rows.locator("tr.offline-row.redeal")).to_have_count(1)
+        # numbered as the sheet numbers them: the redeal deals hand 2 again, then hand 2
+        numbers = rows.locator("tr.offline-row.deal-row td.number")
+        expect(numbers).to_have_text(["2", "2"])
         score = rows.locator("tr.offline-row.score-row td.seat")
         expect(score).to_have_count(3)
         expect(score.nth(0).locator(".total")).to_have_text("+1")

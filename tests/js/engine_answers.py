@@ -156,7 +156,7 @@ def _row(row: dict) -> dict:
             for cell in (row[f"seat{seat}"] for seat in range(3))
         ]
     return {
-        "number": row["number"],
+        "number": row["hand"],  # the number the sheet shows: the hand (presenters.numbering)
         "call": row["call"],
         "dealer": gettext("dealer: %(name)s") % {"name": row["dealer"]},
         "redeal": row["redeal"],

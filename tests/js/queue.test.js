@@ -24,6 +24,20 @@ test("a kept hand carries its deal, calls, tricks and the version it was made ag
   assert.deepEqual(queue.hand(2, ["pass"], null, NaN), { deal: 2, calls: ["pass"] });
 });
 
+test("a kept hand notes the hand it is as the players count it; the API gets the deal only", () => {
+  // After a redeal, deal 3 is hand 2: the page names it so, the API numbers the deal.
+  const kept = queue.hand(3, ["hearts"], [4, 7, 5], 12, 2);
+  assert.equal(kept.hand, 2);
+  assert.deepEqual(queue.sending(kept, API).body, {
+    deal: 3,
+    calls: ["hearts"],
+    tricks: [4, 7, 5],
+    version: 12,
+  });
+  assert.equal("hand" in queue.keepMine(kept, { version: 13, undone: false }, API).body, false);
+  assert.equal("hand" in queue.hand(3, ["hearts"], [4, 7, 5], 12), false);
+});
+
 test("the first hand goes as a POST of the deal with its version", () => {
   const kept = queue.hand(3, ["pass", "spades"], [8, 5, 3], 9);
   assert.deepEqual(queue.sending(kept, API), {

@@ -9,7 +9,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const rules = require("../../static/js/offline/rules.js");
-const { dealView, rowView, signed } = require("../../static/js/offline/deal_view.js");
+const { dealView, keptTitle, rowView, signed } = require("../../static/js/offline/deal_view.js");
 
 const answers = JSON.parse(fs.readFileSync(path.join(__dirname, "engine_answers.json"), "utf8"));
 
@@ -133,6 +133,28 @@ test("each hand kept is a row of the sheet as the table page writes it", () => {
     });
   });
   assert.ok(count > 50);
+});
+
+test("a kept hand is named by the hand the players count, never by the deal's number", () => {
+  // The words as the page gives them ({n} for the number), English and Bulgarian alike.
+  let redeals = 0;
+  eachCase((variant, item, name) => {
+    let state = item.start;
+    item.hands.forEach((hand, index) => {
+      const after = rules.play(variant.rules, state, hand);
+      const kept = { deal: state.deal, calls: hand.calls, tricks: hand.tricks, hand: state.hand };
+      const title = keptTitle(kept, variant.words);
+      const row = item.rows[index];
+      const said = row.redeal ? variant.words.hand_title.again : variant.words.hand_title.played;
+      assert.equal(title, said.replace("{n}", String(row.number)), name);
+      if (state.deal !== state.hand) redeals += 1;
+      state = after;
+    });
+  });
+  assert.ok(redeals > 0, "hands kept after a redeal, where deal and hand differ");
+  const words = { hand_title: { played: "Hand {n}", again: "Hand {n} (dealt again)" } };
+  assert.equal(keptTitle({ deal: 4, calls: ["hearts"], tricks: [4, 7, 5], hand: 3 }, words), "Hand 3");
+  assert.equal(keptTitle({ deal: 3, calls: ["pass"], hand: 3 }, words), "Hand 3 (dealt again)");
 });
 
 test("totals are signed with a true minus sign", () => {

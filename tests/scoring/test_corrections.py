@@ -124,7 +124,7 @@ def test_a_confirmed_result_is_reopened_first_and_unknown_deals_are_refused():
     services.deal_correct(
         game_id=game.pk, number=1, calls=["spades"], tricks=[16, 0, 0], actor="org"
     )
-    with pytest.raises(Conflict, match="not recorded yet"):
+    with pytest.raises(Conflict, match="not on the score sheet yet"):
         services.deal_correct(game_id=game.pk, number=3, calls=["spades"], tricks=[16, 0, 0])
     for bad in (0, -1, "1", True, None):
         with pytest.raises(InvalidInput):

@@ -59,7 +59,13 @@ def test_a_late_correction_never_overwrites_a_newer_correction_of_the_same_deal(
             game_id=game.pk, number=2, calls=["spades"], tricks=[6, 3, 7], actor="b", version=seen
         )
     assert refused.value.code == "deal_stale"
-    assert refused.value.params == {"n": 2, "yours": seen, "current": seen + 1}
+    assert refused.value.params == {
+        "n": 2,
+        "hand": 2,
+        "redeal": False,
+        "yours": seen,
+        "current": seen + 1,
+    }
     assert untouched(game) == before
     assert live(game, 2) == (["spades"], [5, 4, 7], None)
     # Made against the version it now is (the keeper saw the other correction): taken.
@@ -106,7 +112,13 @@ def test_a_deal_resent_after_another_phone_undid_it_does_not_come_back():
     with pytest.raises(Conflict) as refused:
         services.deal_record(game_id=game.pk, number=3, calls=calls, tricks=tricks, version=made_at)
     assert refused.value.code == "deal_stale"
-    assert refused.value.params == {"n": 3, "yours": made_at, "current": made_at + 2}
+    assert refused.value.params == {
+        "n": 3,
+        "hand": 3,
+        "redeal": False,
+        "yours": made_at,
+        "current": made_at + 2,
+    }
     assert untouched(game) == before and live(game, 3) is None
     # A phone that sends no version is taken as before: the deal is recorded.
     assert services.deal_record(game_id=game.pk, number=3, calls=calls, tricks=tricks).created
@@ -133,7 +145,13 @@ def test_a_late_undo_never_takes_away_a_correction_it_did_not_see():
     with pytest.raises(Conflict) as refused:
         services.deal_undo(game_id=game.pk, number=3, version=seen)
     assert refused.value.code == "undo_stale"
-    assert refused.value.params == {"n": 3, "yours": seen, "current": seen + 1}
+    assert refused.value.params == {
+        "n": 3,
+        "hand": 3,
+        "redeal": False,
+        "yours": seen,
+        "current": seen + 1,
+    }
     assert untouched(game) == before and live(game, 3) == (["clubs"], [7, 6, 3], None)
     # A change to another deal since does not stop it.
     services.deal_correct(game_id=game.pk, number=1, calls=["hearts"], tricks=[5, 6, 5])
@@ -233,7 +251,7 @@ def test_api_a_queued_correction_replayed_late_is_refused_with_both_sides():
     late = api("PUT", game, "/2", {"calls": ["spades"], "tricks": [6, 3, 7], "version": seen})
     assert late.status_code == 409, late.content
     body = late.json()
-    assert body["error"]["message"].startswith("deal 2 changed on another phone")
+    assert body["error"]["message"].startswith("hand 2 changed on another phone")
     assert body["error"]["yours"] == {
         "version": seen,
         "deal": {"deal": 2, "calls": ["spades"], "tricks": [6, 3, 7]},

@@ -46,14 +46,13 @@ def test_every_code_reads_in_bulgarian(code):
 
 def test_the_message_is_worded_when_read_not_when_raised():
     with translation.override("bg"):
-        error = Conflict("deal_not_next", n=3, next=4)
-    assert (error.code, error.params) == ("deal_not_next", {"n": 3, "next": 4})
+        error = Conflict("deal_taken", n=4, hand=3, redeal=False)
+    assert (error.code, error.params) == ("deal_taken", {"n": 4, "hand": 3, "redeal": False})
     with translation.override("en"):
-        assert error.message == "deal 3 is not the next deal: the next is 4"
+        assert error.message == "hand 3 is already recorded with other values"
         assert str(error) == error.message
     with translation.override("bg"):
-        assert error.message != "deal 3 is not the next deal: the next is 4"
-        assert "3" in error.message and "4" in error.message
+        assert error.message == "раздаване 3 вече е записано с други стойности"
 
 
 def test_errors_carry_a_kind_and_no_status():
@@ -102,7 +101,10 @@ def test_a_service_refusal_is_a_code_with_params():
     game = services.game_create(ruleset="blato", players=["Ana", "Boris", "Vera"], first_dealer=0)
     with pytest.raises(Conflict) as caught:
         services.deal_record(game_id=game.pk, number=3, calls=["pass"])
-    assert (caught.value.code, caught.value.params) == ("deal_not_next", {"n": 3, "next": 1})
+    assert (caught.value.code, caught.value.params) == (
+        "deal_not_next",
+        {"n": 3, "next": 1, "next_hand": 1},
+    )
     with pytest.raises(InvalidInput) as caught:
         services.game_create(ruleset="blato", players=["Ana", "ana", "Vera"])
     assert caught.value.code == "names_same"

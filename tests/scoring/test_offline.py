@@ -185,9 +185,9 @@ def test_the_script_is_given_the_version_each_hand_is_made_against_and_the_clash
     ).content.decode()
     assert f'<div id="game" class="game" data-version="{game.version}"' in page
     with translation.override(language):
-        undone = gettext("Deal %(n)s was undone on another phone meanwhile")
+        undone = gettext("%(deal)s was undone on another phone meanwhile")
         words = [
-            undone % {"n": "{n}"},
+            undone % {"deal": "{deal}"},
             gettext("Not on the score sheet: undone on another phone."),
             gettext("Leave it undone"),
         ]
@@ -195,3 +195,12 @@ def test_the_script_is_given_the_version_each_hand_is_made_against_and_the_clash
         assert f'data-undone="{escape(text)}"' in page
     if language == "bg":
         assert "undone" not in " ".join(words)
+    # the clash and a refusal name the kept hand as the players count hands, never "Deal n"
+    data = json.loads(re.search(r'id="offline-data"[^>]*>(.*?)</script>', page, re.S).group(1))
+    with translation.override(language):
+        played, again = gettext("Hand %(n)s"), gettext("Hand %(n)s (dealt again)")
+    assert data["words"]["hand_title"] == {
+        "played": played % {"n": "{n}"},
+        "again": again % {"n": "{n}"},
+    }
+    assert "data-deal=" not in page

@@ -119,3 +119,61 @@ def test_the_merge_page_shows_both_records_and_keeps_the_one_with_more_history(
     assert not re.search(rf'value="{typo.player_id}"[^>]*checked', page)
     games = re.findall(r'class="history-games">([^<]*)<', page)
     assert games == ["0 games", "1 game"] or games == ["1 game", "0 games"]
+
+
+def test_a_merge_from_the_players_page_returns_to_that_page(organiser_client, organised_event):
+    """Reached from the near-name warning on an event's players page, the merge returns
+    there (the event named by its slug, never an address), not to the club's page."""
+    players_register(event=organised_event, names=["Ivan Petrov", "Ivan Petrof"])
+    typo = entry_of(organised_event, "Ivan Petrof")
+    real = entry_of(organised_event, "Ivan Petrov")
+    slug, club = organised_event.slug, organised_event.club.slug
+    players = reverse("tournaments:organise_players", args=[slug])
+    merge = reverse("tournaments:organise_member_merge", args=[club, typo.player_id])
+    page = text(organiser_client.get(players))
+    link = f"{merge}?other={real.player_id}&amp;event={slug}"
+    assert link in page  # the warning's link says where it came from
+    side_by_side = text(organiser_client.get(merge, {"other": real.player_id, "event": slug}))
+    assert '<input type="hidden" name="event" value="' + slug + '">' in side_by_side
+    assert f'href="{players}"' in side_by_side  # and offers the way back
+    done = organiser_client.post(
+        merge, {"other": real.player_id, "keep": real.player_id, "event": slug}
+    )
+    assert done.status_code == 302 and done["Location"] == players
+    assert not Player.objects.filter(pk=typo.player_id).exists()
+    assert "Ivan Petrof merged into Ivan Petrov." in text(organiser_client.get(players))
+
+
+@pytest.mark.parametrize(
+    "came_from", ["https://evil.example/", "//evil.example/x", "/organise/", "no-such-event", ""]
+)
+def test_a_merge_goes_back_to_no_other_place_than_the_clubs_own_event(
+    organiser_client, organised_event, came_from
+):
+    players_register(event=organised_event, names=["Ivan Petrov", "Ivan Petrof"])
+    typo = entry_of(organised_event, "Ivan Petrof")
+    real = entry_of(organised_event, "Ivan Petrov")
+    club = organised_event.club.slug
+    merge = reverse("tournaments:organise_member_merge", args=[club, typo.player_id])
+    done = organiser_client.post(
+        merge, {"other": real.player_id, "keep": real.player_id, "event": came_from}
+    )
+    assert done.status_code == 302
+    assert done["Location"] == reverse("tournaments:organise_club", args=[club])
+
+
+def test_a_merge_returns_to_no_event_of_another_club(organiser_client, organised_event, organiser):
+    from tournaments.events.services.event import club_create, event_create
+
+    elsewhere = event_create(
+        club=club_create(name="Elsewhere"), name="Their night", organisers=[organiser]
+    )
+    players_register(event=organised_event, names=["Ivan Petrov", "Ivan Petrof"])
+    typo = entry_of(organised_event, "Ivan Petrof")
+    real = entry_of(organised_event, "Ivan Petrov")
+    club = organised_event.club.slug
+    merge = reverse("tournaments:organise_member_merge", args=[club, typo.player_id])
+    done = organiser_client.post(
+        merge, {"other": real.player_id, "keep": real.player_id, "event": elsewhere.slug}
+    )
+    assert done["Location"] == reverse("tournaments:organise_club", args=[club])

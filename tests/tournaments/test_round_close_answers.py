@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from scoring.models import Game, Quorum
 from tests.tournaments.test_seat_attacks import evening, phone, prove
+from tournaments.common import tokens
 from tournaments.models import Round
 from tournaments.results.services import result_confirm
 
@@ -104,6 +105,39 @@ def test_confirming_a_disputed_result_with_a_note_answers_the_player(
     assert "The organiser confirmed the result: “I checked the paper sheet: deal 5 stands”" in mine
     sheet = squash(text(Client().get(reverse("scoring:table", args=[game.pk]))))
     assert note in sheet
+
+
+def test_the_token_api_confirms_with_the_organisers_note_as_the_page_does(
+    django_capture_on_commit_callbacks,
+):
+    """POST /api/games/{id}/confirm takes the same answer as the dispute's card: `note`."""
+    event, table, game, olga, vera = disputed(django_capture_on_commit_callbacks)
+    url = f"/api/games/{game.pk}/confirm"
+    api = Client()
+
+    def confirm(body: dict, token: str):
+        return api.post(
+            url, body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}"
+        )
+
+    # the table's token speaks for the keeper, whose page gives no word: refused, nothing locked
+    refused = confirm({"note": "fine by me"}, game.secret)
+    assert refused.status_code == 400 and "organiser" in refused.json()["error"]["message"]
+    assert confirm({"note": 5}, game.secret).status_code == 400
+    game.refresh_from_db()
+    assert not game.confirmed
+    token = tokens.token_issue(user=get_user_model().objects.get(username="olga"))
+    assert confirm({"note": ["no"]}, token).status_code == 400
+    too_long = confirm({"note": "x" * 501}, token)
+    assert too_long.status_code == 400 and "500" in too_long.json()["error"]["message"]
+    note = "I checked   the paper sheet: deal 5 stands"
+    answer = confirm({"note": note, "version": game.version}, token)
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["confirmed"] is True
+    mine = squash(text(vera.get(reverse("scoring:me", args=[game.pk]))))
+    assert "The organiser confirmed the result: “I checked the paper sheet: deal 5 stands”" in mine
+    log = event.log.filter(action="result_confirmed").get()
+    assert log.reason == "I checked the paper sheet: deal 5 stands"
 
 
 def test_reopening_a_disputed_result_tells_the_player_why(django_capture_on_commit_callbacks):

@@ -84,7 +84,9 @@ class EmptyIn(Body):
 
 
 class ConfirmIn(Body):
-    """``{}`` (or no body at all), or the game's version the result was seen at."""
+    """``{}`` (or no body at all), or the game's version the result was seen at; with an
+    organiser's token, a `note`: their word to the players, as on the round's page (the
+    answer to a dispute, shown on the players' phones)."""
 
     version: loose(
         {
@@ -93,6 +95,14 @@ class ConfirmIn(Body):
             "description": "the game's version whose result is confirmed: changed since, 409",
         }
     ) = None
+    note: loose(
+        {
+            "type": "string",
+            "maxLength": MAX_REASON,
+            "description": "an organiser's word to the players with the confirmation (the "
+            "answer to a dispute, shown on their phones); not with the table's token",
+        }
+    ) = ""
 
 
 class SubstituteIn(Body):
@@ -315,6 +325,16 @@ def _confirmer(request: HttpRequest, game: Game) -> str:
     return actor(user)
 
 
+def _note(value: object) -> str:
+    """The organiser's note, if any, its spacing tidied (as the page's form takes it)."""
+    if not isinstance(value, str):
+        raise ApiError(400, _("note must be a string"))
+    value = " ".join(value.split())
+    if len(value) > MAX_REASON:
+        raise ApiError(400, _("note has at most %(n)s characters") % {"n": MAX_REASON})
+    return value
+
+
 @router.post(
     "/games/{game_id}/confirm",
     auth=None,
@@ -332,13 +352,20 @@ def _confirmer(request: HttpRequest, game: Game) -> str:
 def game_confirm(request: HttpRequest, game_id: str) -> HttpResponse:
     """Lock a finished game's result (again: no change); the organiser's or the table's
     token. With `version` (sent late, a retry), a game changed since is refused (409, both
-    versions in ``error.yours`` and ``error.current``)."""
+    versions in ``error.yours`` and ``error.current``). With `note` (an organiser's token
+    only), the organiser's answer to the players, as the round page's dispute card gives it."""
     pk = number(game_id, _("no such game"))
     game = Game.objects.filter(pk=pk).first()
     if game is None:
         raise ApiError(404, _("no such game"))
     confirmer = _confirmer(request, game)
-    version = read_body(request, ConfirmIn, empty_ok=True).version
+    data = read_body(request, ConfirmIn, empty_ok=True)
+    version, note = data.version, _note(data.note)
+    if note and confirmer == "api":
+        # The keeper's page gives no word with a confirmation: nor does the table's token.
+        raise ApiError(
+            400, _("a note is the organisers' answer: send it with an organiser's token")
+        )
     table = Table.objects.select_related("round__event").filter(game=game).first()
     try:
         if confirmer == "api" and game.quorum != Quorum.KEEPER:
@@ -347,9 +374,13 @@ def game_confirm(request: HttpRequest, game_id: str) -> HttpResponse:
                 game_id=game.pk, actor=confirmer, by_keeper=True, version=version
             )
         elif table is not None:
-            game = results_service.result_confirm(table=table, actor=confirmer, version=version)
+            game = results_service.result_confirm(
+                table=table, actor=confirmer, version=version, note=note
+            )
         else:
-            game = scoring.game_confirm(game_id=game.pk, actor=confirmer, version=version)
+            game = scoring.game_confirm(
+                game_id=game.pk, actor=confirmer, version=version, note=note
+            )
     except Conflict as error:
         if error.code != "confirm_stale":
             raise

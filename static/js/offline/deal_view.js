@@ -111,11 +111,12 @@
   }
 
   /* A hand kept on the phone as a row of the score sheet (presenters.table's sheet rows):
-   * its call and dealer, and for a played hand each seat's total, tricks and points. From
-   * the state before the hand and after it (rules.play). */
+   * its number as the players count hands (a redeal: the hand dealt again), its call and
+   * dealer, and for a played hand each seat's total, tricks and points. From the state
+   * before the hand and after it (rules.play). */
   function rowView(game, before, deal, after, words) {
     var now = rules.auction(game, before, deal.calls);
-    var row = { number: before.deal, dealer: words.row.dealer[before.dealer], redeal: now.redeal };
+    var row = { number: before.hand, dealer: words.row.dealer[before.dealer], redeal: now.redeal };
     if (now.redeal) {
       row.call = now.calls.length === 1 ? words.row.redeal_one[now.calls[0].seat] : words.row.redeal_all;
       row.cells = null;
@@ -132,5 +133,13 @@
     return row;
   }
 
-  return { dealView: dealView, fill: fill, rowView: rowView, signed: signed };
+  /* A kept hand (queue.js) as the players name it, "Hand 3", or "Hand 3 (dealt again)" for
+   * a redeal (kept without tricks): presenters.numbering's one numbering, never the deal's
+   * number, which only the API is sent. */
+  function keptTitle(kept, words) {
+    var said = words.hand_title;
+    return fill(kept.tricks ? said.played : said.again, { n: kept.hand });
+  }
+
+  return { dealView: dealView, fill: fill, keptTitle: keptTitle, rowView: rowView, signed: signed };
 });

@@ -360,7 +360,7 @@
     var queue = load();
     var at = stepped(queue);
     if (!at.state) return;
-    queue.push(Queue.hand(at.state.deal, calls, tricks, pageVersion()));
+    queue.push(Queue.hand(at.state.deal, calls, tricks, pageVersion(), at.state.hand));
     save(queue);
     entry = { calls: [] };
     render();
@@ -543,13 +543,27 @@
     return text;
   }
 
+  /* A kept hand as the players name it ("Hand 3"); a hand kept before the phone noted its
+   * hand number is found among the rows the kept hands make. */
+  function titleOf(kept) {
+    if (typeof kept.hand !== "number") {
+      var step = stepped(load()).rows.filter(function (row) {
+        return row.hand.deal === kept.deal;
+      })[0];
+      kept = { tricks: kept.tricks, hand: step ? step.before.hand : kept.deal };
+    }
+    return Words.keptTitle(kept, words);
+  }
+
   /* Both versions of the deal side by side (the one recorded now, or none: undone). */
   function showClash(hand, meaning) {
     stopped = true;
     clash = meaning;
     var box = root.querySelector(".offline-clash");
     var heading = box.querySelector(".offline-clash-heading");
-    heading.textContent = fill(clash.undone ? heading.dataset.undone : heading.dataset.text, { n: hand.deal });
+    heading.textContent = fill(clash.undone ? heading.dataset.undone : heading.dataset.text, {
+      deal: titleOf(hand),
+    });
     var shown = box.querySelector(".offline-recorded");
     shown.textContent = clash.undone ? shown.dataset.undone : handWords(clash.recorded.calls, clash.recorded.tricks);
     var keepRecorded = box.querySelector(".offline-keep-recorded");
@@ -562,7 +576,7 @@
   function showRefusal(hand, meaning) {
     stopped = true;
     root.querySelector(".offline-error-text").textContent =
-      fill(root.dataset.deal, { n: hand.deal }) + ": " + meaning.message;
+      titleOf(hand) + ": " + meaning.message;
     root.querySelector(".offline-error").hidden = false;
     render();
   }

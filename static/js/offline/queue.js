@@ -33,12 +33,15 @@
     return queue.length ? queue[queue.length - 1].deal + 1 : serverNext;
   }
 
-  /* A hand to keep: its deal, calls, tricks (none for a redeal) and the version it was made
-   * against (the page's, a whole number, else left out: taken as it always was). */
-  function hand(deal, calls, tricks, version) {
+  /* A hand to keep: its deal, calls, tricks (none for a redeal), the version it was made
+   * against (the page's, a whole number, else left out: taken as it always was) and the
+   * hand it is as the players count hands (`handNumber`: what the page calls it; the API
+   * is sent the deal's number only). */
+  function hand(deal, calls, tricks, version, handNumber) {
     var kept = { deal: deal, calls: calls.slice() };
     if (tricks) kept.tricks = tricks.slice();
     if (typeof version === "number" && isFinite(version)) kept.version = version;
+    if (typeof handNumber === "number" && isFinite(handNumber)) kept.hand = handNumber;
     return kept;
   }
 

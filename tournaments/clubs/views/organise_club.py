@@ -18,6 +18,7 @@ from scoring.names import MAX_NAME
 from tournaments.clubs.selectors import members as reads
 from tournaments.clubs.services import members as writes
 from tournaments.common.errors import TournamentError
+from tournaments.common.web.access import PERMISSION as EVENT_PERMISSION
 from tournaments.common.web.access import actor, organiser_required
 from tournaments.common.web.clubs import PERMISSION, club_organiser_required
 from tournaments.common.web.public import not_found, query_id
@@ -126,14 +127,27 @@ def member_rename(request, club: Club, player_id: int):
     return redirect("tournaments:organise_club", club.slug)
 
 
+def _came_from(request, club: Club) -> Event | None:
+    """The event whose players page led here (``event``: its slug, from the near-name
+    warning), if it is this club's and the organiser runs it: the merge returns there. Only
+    a slug is taken, never an address, so the page can lead nowhere else."""
+    slug = str(request.POST.get("event") or request.GET.get("event") or "")[:100]
+    event = Event.objects.filter(club=club, slug=slug).first() if slug else None
+    if event is None or not request.user.has_perm(EVENT_PERMISSION, event):
+        return None
+    return event
+
+
 @club_organiser_required
 @require_http_methods(["GET", "POST"])
 def member_merge(request, club: Club, player_id: int):
     """Merge another record into this member's: find it by name, check both side by side
-    (their events and games; the one with more history is offered to stay), then confirm."""
+    (their events and games; the one with more history is offered to stay), then confirm.
+    Reached from an event's players page (``?event=``), it returns there, else to the club."""
     first = reads.member(club, player_id)
     if first is None:
         return not_found(request, _("There is no such member."))
+    event = _came_from(request, club)
     other = reads.member(club, query_id(request.POST.get("other") or request.GET.get("other")))
     if other is not None and other.pk == first.pk:
         other = None
@@ -149,6 +163,8 @@ def member_merge(request, club: Club, player_id: int):
         else:
             done = _("%(gone)s merged into %(kept)s.")
             messages.success(request, done % {"gone": merged.gone_name, "kept": keep.name})
+            if event is not None:
+                return redirect("tournaments:organise_players", event.slug)
             return redirect("tournaments:organise_club", club.slug)
     query = _query(request)
     found = [m for m in reads.members(club, query) if m.id != first.pk] if query else []
@@ -157,6 +173,7 @@ def member_merge(request, club: Club, player_id: int):
         records.append(reads.member_history(other))
     context = {
         "club": club,
+        "event": event,
         "first": first,
         "other": other,
         "q": query,
