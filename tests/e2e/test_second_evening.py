@@ -174,9 +174,7 @@ def test_the_second_evening_leaves_no_ghosts_on_the_wall(
 
     # The typo never played: deleted as entered by mistake, and logged.
     typo = alike.filter(has_text=TYPO)
-    typo.get_by_role(
-        "button", name=t("Delete “%(name)s” (entered by mistake)", name=TYPO)
-    ).click()
+    typo.get_by_role("button", name=t("Delete “%(name)s” (entered by mistake)", name=TYPO)).click()
     expect(counts).to_have_text(t.counts(entered=len(pasted) - 1, checked=0, withdrawn=0))
     expect(alike).to_have_count(1)
     assert not Entry.objects.filter(event=event, player__name=TYPO).exists()
