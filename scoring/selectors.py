@@ -129,6 +129,13 @@ def hand_of(tricks: Sequence[object], number: int) -> int:
     return 1 + sum(1 for counts in list(tricks)[: max(number - 1, 0)] if counts is not None)
 
 
+def from_hand(substitution: dict) -> int | None:
+    """The hand a substitute plays from, as a substitution's record (the game's history, the
+    table's and the event log's) keeps it; a record kept before hands were stored has only
+    its deal, which is that hand wherever no deal was dealt again before it."""
+    return substitution.get("from_hand") or substitution.get("from_deal")
+
+
 def hand_params(entries: Sequence, number: int) -> dict:
     """Deal `number` among these live deals as a refusal names it to the players: `hand`
     (its hand number) and `redeal` (whether that deal was dealt again), beside the deal's own

@@ -18,9 +18,17 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 
 from scoring.messages import hand_words
-from scoring.selectors import hand_of
+from scoring.selectors import from_hand, hand_of
 
-__all__ = ["deal_name", "deal_title", "hand_name", "hand_of", "hand_title", "tricks_of"]
+__all__ = [
+    "deal_name",
+    "deal_title",
+    "from_hand",
+    "hand_name",
+    "hand_of",
+    "hand_title",
+    "tricks_of",
+]
 
 
 def tricks_of(entries: Sequence) -> list[object]:

@@ -8,7 +8,7 @@ from django.db import transaction
 import engine
 from scoring.errors import Conflict, InvalidInput
 from scoring.models import Game, GameChange, Quorum
-from scoring.selectors import game_record, live_deals
+from scoring.selectors import game_record, hand_of, live_deals
 from scoring.services.base import clean_players, locked, log, reason_given, seen_version, still_open
 from scoring.services.verdicts import confirmers, keeper_agree, lock
 from scoring.signals import game_reopened
@@ -94,11 +94,19 @@ def seat_substitute(*, game_id: int, seat: object, name: object, actor: str, rea
         stored=tuple(i for i in range(3) if i != seat),
     )
     before, new_name = game.players[seat], players[seat]
-    from_deal = len(live_deals(game.pk)) + 1
+    deals = live_deals(game.pk)
+    from_deal = len(deals) + 1
+    from_hand = hand_of([deal.tricks for deal in deals], from_deal)
     game.players = players
     game.version += 1
     game.save()
-    data = {"seat": seat, "before": before, "after": new_name, "from_deal": from_deal}
+    data = {
+        "seat": seat,
+        "before": before,
+        "after": new_name,
+        "from_deal": from_deal,
+        "from_hand": from_hand,  # the players' numbering (scoring.presenters.numbering)
+    }
     log(game, GameChange.Action.SEAT_SUBSTITUTED, actor, from_deal, data, reason)
     return game
 

@@ -76,7 +76,7 @@ def test_resending_a_deal_records_it_once_and_a_different_one_conflicts():
     assert (first.created, again.created) == (True, False)
     with pytest.raises(Conflict, match="other values"):
         services.deal_record(game_id=game.pk, number=1, calls=["hearts"], tricks=[5, 6, 5])
-    with pytest.raises(Conflict, match="the next is 2"):
+    with pytest.raises(Conflict, match="the next is hand 2"):
         services.deal_record(game_id=game.pk, number=3, calls=["hearts"], tricks=[5, 6, 5])
     assert DealEntry.objects.count() == 1
 
@@ -90,7 +90,7 @@ def test_the_deal_number_must_be_a_positive_whole_number(number):
 
 def test_undo_keeps_the_deal_in_the_history_and_only_the_last_one_goes():
     game = play(new_game(), [(["hearts"], [4, 7, 5]), (["spades"], [7, 2, 7])])
-    with pytest.raises(Conflict, match="only the last deal"):
+    with pytest.raises(Conflict, match="only the last hand"):
         services.deal_undo(game_id=game.pk, number=1, actor="table")
     services.deal_undo(game_id=game.pk, number=2, actor="table", reason="wrong tricks")
     game.refresh_from_db()

@@ -181,7 +181,8 @@ def test_a_player_who_left_counts_only_their_deals(client, club, people):
     move = {"seat": 2, "left": people[2].pk, "joined": sub.pk, "from_deal": 3}
     event_table(club, [people[0], people[1], sub], substitutions=[move])
     left = page(client, club, people[2]).content.decode()
-    assert "a substitute played from deal 3" in left
+    # deal 3 is the second hand: deal 2 was dealt again (a pass)
+    assert "a substitute played from hand 2" in left
     assert "<dt>Hands played</dt><dd>1</dd>" in left and "<dt>Passes</dt><dd>1</dd>" in left
     came = page(client, club, sub).content.decode()
     assert "<dt>Hands played</dt><dd>2</dd>" in came and "2 place" in came

@@ -116,6 +116,7 @@ def test_a_substitute_takes_the_seat_from_the_next_deal_and_the_deals_so_far_sta
         "left": leaver.pk,
         "joined": substitute.pk,
         "from_deal": len(deals_before) + 1,
+        "from_hand": 1 + game.entries.filter(undone_at=None).exclude(tricks=None).count(),
     }
     change = game.changes.get(action=GameChange.Action.SEAT_SUBSTITUTED)
     assert change.data["before"] == leaver.name and change.data["after"] == substitute.name

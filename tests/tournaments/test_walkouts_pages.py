@@ -430,5 +430,31 @@ def test_the_log_says_what_happened_to_the_table(organiser_client, evening):
     walkouts.table_void(table=second, reason="left", actor="olga")
     body = text(organiser_client.get(reverse("tournaments:organise_log", args=[event.slug])))
     assert f"{leaver.name} withdrew, still seated at round 1, table 1." in body
-    assert f"Round 1, table 1: {joined.name} took {leaver.name}&#x27;s seat from deal 1." in body
+    assert f"Round 1, table 1: {joined.name} took {leaver.name}&#x27;s seat from hand 1." in body
     assert "Round 1, table 2: void." in body
+
+
+def test_a_substitute_after_a_pass_is_named_by_the_hand_the_players_count(
+    organiser_client, evening
+):
+    """Hand 1 played, then everyone passed (deal 2 dealt again): the substitute plays from
+    deal 3, which is the second hand. The table's history, the event log and the standings
+    export say "hand 2", as the score sheet numbers it (scoring.presenters.numbering)."""
+    event, round_ = evening
+    first = tables_of(round_)[0]
+    scoring.deal_record(game_id=first.game_id, number=1, calls=["hearts"], tricks=[4, 7, 5])
+    scoring.deal_record(game_id=first.game_id, number=2, calls=["pass"])
+    leaver, joined = first.seat_0, Bye.objects.get(round=round_).player
+    entry_withdraw(entry=Entry.objects.get(event=event, player=leaver), actor="olga")
+    walkouts.table_substitute(table=first, seat=0, player=joined, reason="ill", actor="olga")
+    first.refresh_from_db()
+    assert first.substitutions[0]["from_deal"] == 3 and first.substitutions[0]["from_hand"] == 2
+
+    page = text(organiser_client.get(table_url(event, first)))
+    assert f"{joined.name} for {leaver.name} from hand 2" in page
+    log = text(organiser_client.get(reverse("tournaments:organise_log", args=[event.slug])))
+    assert f"{joined.name} took {leaver.name}&#x27;s seat from hand 2." in log
+    standings_build(event_id=event.pk)
+    rows = _csv(organiser_client.get(f"/organise/events/{event.slug}/export/standings.csv"))
+    notes = {row["Player"]: row["Walkouts"] for row in rows}
+    assert notes[joined.name] == "round 1 table 1: substitute from hand 2"

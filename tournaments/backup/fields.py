@@ -117,17 +117,19 @@ def _flags(value: object, convert: Convert, where: str) -> list:
 
 
 def _substitutions(value: object, convert: Convert, where: str) -> list:
-    """Who left which seat for whom, from which deal."""
+    """Who left which seat for whom, from which deal (and which hand, as the players count
+    it: a backup written before hands were kept has none)."""
     out = []
     for index, move in enumerate(_list(value, where)):
         here = f"{where}[{index}]"
         wanted = {"seat", "left", "joined", "from_deal"}
-        if not isinstance(move, dict) or set(move) != wanted:
+        if not isinstance(move, dict) or not wanted <= set(move) <= wanted | {"from_hand"}:
             raise bad("not_substitution", here)
         if not _is_int(move["seat"]) or move["seat"] not in (0, 1, 2):
             raise bad("not_seat", f"{here}.seat")
-        if not _is_int(move["from_deal"]):
-            raise bad("not_integer", f"{here}.from_deal")
+        for number in ("from_deal", "from_hand"):
+            if number in move and not _is_int(move[number]):
+                raise bad("not_integer", f"{here}.{number}")
         out.append({**move, "left": convert(move["left"]), "joined": convert(move["joined"])})
     return out
 

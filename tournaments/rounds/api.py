@@ -132,6 +132,9 @@ class SubstitutionOut(Out):
     left: int = Field(description="the player who left (their id)")
     joined: int = Field(description="the substitute (their id)")
     from_deal: int = Field(description="the first deal the substitute plays")
+    from_hand: int = Field(
+        description="the same as the players count it: the hand (a deal dealt again is no hand)"
+    )
 
 
 class TableOut(Out):

@@ -11,6 +11,7 @@ from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.presenters.numbering import hand_of, tricks_of
 from scoring.templatetags.numbers import MINUS
 from tournaments.clubs.charts import RatingPoint, rating_chart
 from tournaments.clubs.player_figures import Figures, figures
@@ -125,7 +126,7 @@ class GameRow:
     state: str
     place: int | None
     points: int | None
-    left_at: int | None  # the deal the player's substitute took over from
+    left_at: int | None  # the hand the player's substitute took over from
 
 
 def game_row(game: PlayerGame) -> GameRow:
@@ -135,7 +136,8 @@ def game_row(game: PlayerGame) -> GameRow:
         where = _("Round %(round)s, table %(table)s") % {"round": game.round, "table": game.table}
     left_at = None
     if game.seat is None and game.stints:
-        left_at = max(stint.last or 0 for stint in game.stints) + 1
+        deal = max(stint.last or 0 for stint in game.stints) + 1
+        left_at = hand_of(tricks_of(game.state.deals), deal)
     points = game.state.totals[game.seat] if game.seat is not None else None
     return GameRow(game, where, _state_words(game), game.place, points, left_at)
 

@@ -17,6 +17,7 @@ from scoring import selectors as scoring_selectors
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
 from scoring.presenters.confirmations import Board, board, said_line
+from scoring.selectors import from_hand
 from tournaments.common.event_settings import SETTING_LABELS
 from tournaments.common.messages import render
 from tournaments.common.vocabulary import PAIRING_MODE_LABELS
@@ -224,12 +225,12 @@ def _walkout_what(action: str, data: dict, names: dict[int, str], values: dict) 
     if action == "seat_substituted":
         left, joined = (data.get("players") or [None, None])[:2]
         return _(
-            "Round %(round)s, table %(table)s: %(joined)s took %(left)s's seat from deal %(deal)s."
+            "Round %(round)s, table %(table)s: %(joined)s took %(left)s's seat from hand %(deal)s."
         ) % {
             **values,
             "joined": _name(names, joined),
             "left": _name(names, left),
-            "deal": data.get("from_deal"),
+            "deal": from_hand(data),
         }
     if action == "table_voided":
         return _("Round %(round)s, table %(table)s: void.") % values

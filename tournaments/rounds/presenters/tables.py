@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring.models import Game
+from scoring.selectors import from_hand
 from tournaments.common.vocabulary import TableStatus
 from tournaments.models import Round, Table
 from tournaments.rounds.selectors import TableState, table_state
@@ -68,8 +69,8 @@ def player_notes(tables: list[Table]) -> dict[int, list[str]]:
                 )
         for move in table.substitutions:
             notes.setdefault(move["joined"], []).append(
-                _("round %(n)s table %(t)s: substitute from deal %(d)s")
-                % {**where, "d": move["from_deal"]}
+                _("round %(n)s table %(t)s: substitute from hand %(d)s")
+                % {**where, "d": from_hand(move)}
             )
             notes.setdefault(move["left"], []).append(
                 _("round %(n)s table %(t)s: left, no game") % where

@@ -27,6 +27,7 @@ from scoring import services as scoring
 from scoring.errors import ScoringError
 from scoring.models import Game
 from scoring.names import clean
+from scoring.selectors import from_hand
 from tournaments.common.errors import NotAllowed, TournamentError, scoring_refusal
 from tournaments.common.services import log_action, standings_changed
 from tournaments.common.vocabulary import TableStatus
@@ -135,10 +136,17 @@ def table_substitute(
     )
     gave_up_bye = Bye.objects.filter(round=round_, player=player).delete()[0] > 0
     setattr(table, f"seat_{seat}", player)
-    from_deal = game.changes.order_by("-pk").first().deal_number
+    change = game.changes.order_by("-pk").first()
+    from_deal, from_hand = change.deal_number, change.data["from_hand"]
     table.substitutions = [
         *table.substitutions,
-        {"seat": seat, "left": leaver.pk, "joined": player.pk, "from_deal": from_deal},
+        {
+            "seat": seat,
+            "left": leaver.pk,
+            "joined": player.pk,
+            "from_deal": from_deal,
+            "from_hand": from_hand,
+        },
     ]
     table.game = game
     table.save(update_fields=[f"seat_{seat}", "substitutions"])
@@ -150,6 +158,7 @@ def table_substitute(
         seat=seat,
         players=[leaver.pk, player.pk],
         from_deal=from_deal,
+        from_hand=from_hand,
         bye_given_up=gave_up_bye,
     )
     standings_changed(event)
@@ -251,7 +260,7 @@ def table_data(table: Table) -> dict:
         "reason": table.outcome_reason,
         "totals": list(game.totals) if game is not None else [],
         "placings": list(game.placings) if game is not None and game.placings else None,
-        "substitutions": list(table.substitutions),
+        "substitutions": [{**move, "from_hand": from_hand(move)} for move in table.substitutions],
         "void_players": list(table.void_players),
     }
 
