@@ -23,19 +23,24 @@
 })(this, function () {
   "use strict";
 
-  /* Seconds between two polls while all is well, and the most a failing phone waits. */
-  var POLL_MS = 5000;
-  var MAX_MS = 60000;
+  /* Milliseconds between two polls while all is well (the page says its own: the standings'
+   * pace, tournaments.common.web.polls.POLL_SECONDS, so that a room of waiting phones costs
+   * no more than the standings page's polls; docs/performance.md), and the most a failing
+   * phone waits. */
+  var POLL_MS = 15000;
+  var MAX_MS = 120000;
   /* What the phone does on a new round, where it can: buzz, pause, buzz. */
   var VIBRATION = [200, 100, 200];
   /* What the player does in a round, announced when it is new (not "no_round",
    * "withdrawn", nor "played": a closed round is no news). */
   var NEWS = ["seat", "bye", "left", "not_in_round"];
 
-  /* Milliseconds until the next poll: POLL_MS, doubled for each failure in a row up to
-   * MAX_MS, spread by ±20 % (`random` in [0, 1)) so that a room's phones do not poll in step. */
-  function delay(failures, random) {
-    var base = Math.min(POLL_MS * Math.pow(2, Math.max(0, failures | 0)), MAX_MS);
+  /* Milliseconds until the next poll: the page's pace (`pace`, else POLL_MS), doubled for
+   * each failure in a row up to MAX_MS, spread by ±20 % (`random` in [0, 1)) so that a room's
+   * phones do not poll in step. */
+  function delay(failures, random, pace) {
+    var every = pace > 0 ? pace : POLL_MS;
+    var base = Math.min(every * Math.pow(2, Math.max(0, failures | 0)), Math.max(MAX_MS, every));
     return Math.round(base * (0.8 + 0.4 * random));
   }
 

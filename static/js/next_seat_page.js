@@ -10,6 +10,7 @@
   var banner = document.getElementById("next-banner");
   var versionUrl = section.getAttribute("data-version-url");
   var liveUrl = section.getAttribute("data-live-url");
+  var pace = parseInt(section.getAttribute("data-poll-seconds"), 10) * 1000;
   var failures = 0;
   var timer = null;
   var stopped = false;
@@ -108,7 +109,7 @@
 
   function schedule() {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(poll, rules.delay(failures, Math.random()));
+    if (!stopped) timer = setTimeout(poll, rules.delay(failures, Math.random(), pace));
   }
 
   // A phone taken out of the pocket asks at once (a hidden page's timers are slowed down).

@@ -6,18 +6,27 @@ const assert = require("node:assert/strict");
 
 const rules = require("../../static/js/next_seat.js");
 
-test("polls every few seconds, spread so that a room's phones are not in step", () => {
-  assert.equal(rules.delay(0, 0.5), rules.POLL_MS);
-  assert.equal(rules.delay(0, 0), Math.round(rules.POLL_MS * 0.8));
-  assert.ok(rules.delay(0, 0.999) < rules.POLL_MS * 1.2);
-  assert.ok(rules.POLL_MS <= 5000, "a publish shows within a few seconds");
+test("polls at the page's pace, spread so that a room's phones are not in step", () => {
+  assert.equal(rules.delay(0, 0.5, 15000), 15000);
+  assert.equal(rules.delay(0, 0, 15000), 12000);
+  assert.ok(rules.delay(0, 0.999, 15000) < 18000);
+  assert.equal(rules.delay(0, 0.5, 4000), 4000);
 });
 
-test("a failing poll waits longer each time, never more than a minute and a bit", () => {
-  assert.equal(rules.delay(1, 0.5), rules.POLL_MS * 2);
-  assert.equal(rules.delay(2, 0.5), rules.POLL_MS * 4);
-  assert.equal(rules.delay(50, 0.5), rules.MAX_MS);
-  assert.ok(rules.delay(50, 0.999) <= rules.MAX_MS * 1.2);
+test("without a pace from the page, the standings' own (15 s)", () => {
+  assert.equal(rules.POLL_MS, 15000);
+  assert.equal(rules.delay(0, 0.5), 15000);
+  assert.equal(rules.delay(0, 0.5, NaN), 15000);
+  assert.equal(rules.delay(0, 0.5, 0), 15000);
+});
+
+test("a failing poll waits longer each time, never more than two minutes and a bit", () => {
+  assert.equal(rules.delay(1, 0.5, 15000), 30000);
+  assert.equal(rules.delay(2, 0.5, 15000), 60000);
+  assert.equal(rules.delay(50, 0.5, 15000), rules.MAX_MS);
+  assert.ok(rules.delay(50, 0.999, 15000) <= rules.MAX_MS * 1.2);
+  // A page slower than the cap is not sped up by failing.
+  assert.equal(rules.delay(3, 0.5, 300000), 300000);
 });
 
 test("a 304 or the same version is nothing new; another version is", () => {

@@ -100,6 +100,7 @@ def test_before_any_round_the_phone_waits_with_the_poll_in_place(event):
     poll = reverse("tournaments:next_seat_version", args=[event.slug])
     assert f'data-version-url="{poll}"' in body
     assert "next_seat_page.js" in body
+    assert 'data-poll-seconds="15"' in body  # the standings' own pace
     assert '<meta http-equiv="refresh"' in body  # inside <noscript>: no JavaScript, no poll
     assert "Refresh" in body
     assert "private" in response["Cache-Control"] and "no-store" in response["Cache-Control"]

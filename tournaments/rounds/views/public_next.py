@@ -4,8 +4,9 @@ published, and between rounds the player's last result and place in the standing
 (tournaments.rounds.presenters.next_seat), for the player this phone proved to be ("This is
 me", tournaments.events.selectors.identity); a phone that proved nobody is asked who it is.
 
-Waiting stays cheap: the page (static/js/next_seat_page.js) polls `next_seat_version`, a few
-bytes the same for every phone of the event, kept in the shared cache
+Waiting stays cheap: the page (static/js/next_seat_page.js) polls `next_seat_version` at the
+standings' pace (POLL_SECONDS) and at once when the phone is woken, a few bytes the same for
+every phone of the event, kept in the shared cache
 (tournaments.rounds.web.phone_version); with the version it has as If-None-Match the answer is
 a 304 that reads nothing but that cache entry. Only when the version moves (a round
 published or closed, the standings rebuilt) does it fetch its own `next_seat_live`. Without
@@ -20,7 +21,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournaments.common.web.polls import not_modified, polled
+from tournaments.common.web.polls import POLL_SECONDS, not_modified, polled
 from tournaments.common.web.public import PAGES, event_page, no_such_event
 from tournaments.events.selectors.identity import identity_cookie, proven_entry
 from tournaments.models import Event
@@ -35,7 +36,13 @@ REFRESH_SECONDS = 30
 def _context(request, event: Event) -> dict:
     """The phone's player and what they see now, or no player (asked who they are)."""
     entry = proven_entry(event, request.COOKIES.get(identity_cookie(event)))
-    context = {"event": event, "me": None, "refresh_seconds": REFRESH_SECONDS}
+    context = {
+        "event": event,
+        "me": None,
+        "refresh_seconds": REFRESH_SECONDS,
+        # The standings' pace: a room of waiting phones costs no more than their polls.
+        "poll_seconds": POLL_SECONDS,
+    }
     if entry is None:
         return context
     seats = event_seat_map(event)
