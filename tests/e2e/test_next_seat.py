@@ -101,3 +101,23 @@ def test_a_remembered_phone_shows_its_next_seat_without_a_tap(
     expect(phone.locator("#next-seat .next-pin")).to_be_visible()
     assert phone.evaluate("window.buzzed.length") == 1
     check_screen(phone, "public-next-published" + suffix, screenshot)
+
+
+def test_without_javascript_the_page_refreshes_itself_and_has_a_refresh_button(
+    live_server, event, new_phone
+):
+    phone = new_phone(javascript=False)
+    entry = Entry.objects.select_related("player").get(event=event, player__name=ME)
+    phone.context.add_cookies(
+        [{"name": identity_cookie(event), "value": identity_value(entry), "url": live_server.url}]
+    )
+    phone.goto(f"{live_server.url}/events/{event.slug}/next/")
+    expect(phone.locator("#next-seat")).to_contain_text(WORDS["en-GB"]["waiting"])
+    assert phone.locator('noscript meta[http-equiv="refresh"]').count() == 1
+
+    round_publish(round_=Round.objects.get(event=event, number=2))
+    table, seat = seat_of(event, 2, ME)
+    phone.get_by_role("link", name="Refresh").click()
+    expect(phone.locator("#next-seat .where-table")).to_have_text(f"Table {table}")
+    expect(phone.locator("#next-seat .where-seat")).to_contain_text(str(seat))
+    expect(phone.locator("#next-banner")).to_be_hidden()  # the banner is the script's
