@@ -21,8 +21,8 @@ from tournaments.rounds.presenters.seat import SeatAnswer, SeatMap
 from tournaments.rounds.presenters.tables import SeatLine
 from tournaments.rounds.services.pins import pins_open
 
-#: The places of the few newest snapshots (of any event), by snapshot id: a snapshot never
-#: changes, so a kept copy is never out of date.
+#: The places of the few newest snapshots (of any event), by snapshot id and time: a snapshot
+#: never changes, so a kept copy is never out of date.
 _places = Recent(32)
 
 #: A game whose result no longer changes: the player's "last game".
@@ -65,10 +65,11 @@ def standing_of(event: Event, player_id: int) -> Standing | None:
     head = standings_head(event)
     if head.snapshot_id is None:
         return None
-    places = _places.get(head.snapshot_id)
+    key = (head.snapshot_id, head.built_at)  # ids come round again in a fresh database
+    places = _places.get(key)
     if places is None:
         places = standings_places(head.snapshot_id)
-        _places.put(head.snapshot_id, places)
+        _places.put(key, places)
     found = places.get(player_id)
     return None if found is None else Standing(*found)
 
