@@ -81,6 +81,9 @@ MATRIX: dict[str, tuple[frozenset, frozenset]] = {
     "tournaments:seat": (EVERYONE, EVERYONE),
     "tournaments:seat_me": (EVERYONE, EVERYONE),
     "tournaments:seat_slip": (EVERYONE, EVERYONE),  # the printed slip's link proves its holder
+    "tournaments:next_seat": (EVERYONE, EVERYONE),  # a phone that proved nobody is asked who
+    "tournaments:next_seat_live": (EVERYONE, EVERYONE),  # only this phone's player's seat
+    "tournaments:next_seat_version": (EVERYONE, EVERYONE),  # the same few bytes for everyone
     "tournaments:table_pin": (EVERYONE, EVERYONE),
     "tournaments:round": (EVERYONE, EVERYONE),
     "tournaments:standings": (EVERYONE, EVERYONE),

@@ -6,7 +6,7 @@ from django.views.generic import TemplateView
 from tournaments.clubs.views import public_club, public_player, public_ratings, public_season
 from tournaments.events.views import public_pages
 from tournaments.results.views import public_standings
-from tournaments.rounds.views import public_pin, public_seat
+from tournaments.rounds.views import public_next, public_pin, public_seat
 
 EVENT = "events/<slug:slug>/"
 
@@ -22,6 +22,9 @@ urlpatterns = [
     path(EVENT + "seat/", public_seat.seat, name="seat"),
     path(EVENT + "seat/me/", public_seat.seat_me, name="seat_me"),
     path(EVENT + "me/<int:entry_id>/<str:secret>/", public_seat.seat_slip, name="seat_slip"),
+    path(EVENT + "next/", public_next.next_seat_page, name="next_seat"),
+    path(EVENT + "next/live/", public_next.next_seat_live, name="next_seat_live"),
+    path(EVENT + "next/version/", public_next.next_seat_version, name="next_seat_version"),
     path(EVENT + "table/", public_pin.table_pin, name="table_pin"),
     path(EVENT + "rounds/<int:number>/", public_pages.round_detail, name="round"),
     path(EVENT + "standings/", public_standings.standings, name="standings"),

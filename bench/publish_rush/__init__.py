@@ -33,7 +33,17 @@ same phones and timing:
   reload), 1500 visits in all, spread evenly over 10 s with jitter; each visit opens its
   own connection. How the seat is asked, as the page offers it: the name as typed (half:
   lower case, sometimes the spacing as thumbs type it), the link of "Which one are you?"
-  (a fifth: name and player id), or the phone's "This is me" cookie (the rest, no query).
+  (a fifth: name and player id), or the phone's "This is me" cookie (the rest, no query: the
+  signed identity a proven phone keeps, tournaments.events.selectors.identity).
+
+Before the publish, the phones wait (bench/publish_rush/waiting.py): every player's phone polls
+the standings fragment every 15 s with its ETag (today's waiting phone), then, for as long,
+"My next seat"'s few-byte version at the same pace (or `--next-poll-seconds`) with its ETag;
+`--wait-repeat` times each, in turn, `--wait-seconds` each. The report's "waiting" compares
+the gunicorn CPU seconds of the two (the next-seat phones must cost no more). After the
+floor and site phases, a third, "next": the same visits, each a waiting phone whose version
+poll answers the new version and which then fetches its own part
+(`/events/<slug>/next/live/`, its "This is me" cookie), checked to name its table.
 
 Prints count, p50/p95/p99 and errors per endpoint, the site's p95 over the floor's, the load
 average and the machine; writes bench/results/publish_rush.json (publish_rush-quick.json with

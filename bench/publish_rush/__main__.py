@@ -33,6 +33,20 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--requests", type=int, default=3000, help="requests a phase")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds a phase spreads over")
     parser.add_argument("--pause", type=float, default=2.0, help="seconds of quiet before a phase")
+    parser.add_argument(
+        "--wait-seconds",
+        type=float,
+        default=30.0,
+        help="seconds each waiting phase lasts (the phones polling before the publish)",
+    )
+    parser.add_argument(
+        "--next-poll-seconds",
+        type=float,
+        help="the next-seat page's pace (default: the page's own, the standings' 15 s)",
+    )
+    parser.add_argument(
+        "--wait-repeat", type=int, default=2, help="waiting phases, in turn, of each kind"
+    )
     serve = serve_flags()  # the venue laptop's gunicorn, as bin/serve starts it
     parser.add_argument(
         "--sqlite-workers",
@@ -81,6 +95,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{name}: site p95 {figures['phases']['site']['p95_ms']} ms, floor p95"
             f" {figures['phases']['floor']['p95_ms']} ms, ratio"
             f" {figures['ratio_site_p95_to_floor_p95']}; targets {'met' if met else 'MISSED'}"
+        )
+        waiting = figures["waiting"]
+        print(
+            f"{name}: {waiting['phones']} phones waiting {waiting['seconds']} s: next-seat polls"
+            f" {waiting['next_cpu_s']} CPU s ({waiting['next_polls']} polls), standings polls"
+            f" {waiting['standings_cpu_s']} CPU s ({waiting['standings_polls']} polls):"
+            f" ratio {waiting['ratio_cpu']}"
         )
     RESULTS.mkdir(exist_ok=True)
     out = args.out or RESULTS / ("publish_rush-quick.json" if args.quick else "publish_rush.json")

@@ -90,7 +90,7 @@ async def site_visit(rush: Rush, visit: Visit, rng: random.Random) -> None:
     elif visit.asked == SEAT_LINK:
         url += f"?name={quote_plus(player['name'])}&player={player['id']}"
     else:
-        headers["Cookie"] = f"me-{rush.event_id}={player['id']}"
+        headers["Cookie"] = f"me-{rush.event_id}={player['me']}"  # the signed "This is me"
     connection = Connection(rush.host, rush.port)
     try:
         answer = await rush.stats.request(connection, visit.asked, "GET", url, headers=headers)

@@ -20,6 +20,15 @@ from bench.site_load.stack import ROOT, Processes, free_port, manage, wait_until
 
 from .backends import backend
 from .load import FLOOR, ROUND, SEAT_LINK, SEAT_ME, SEAT_NAME, SITE, Rush, run_phase, visits
+from .waiting import (
+    NEXT,
+    NEXT_POLL,
+    STANDINGS_POLL,
+    WAITING,
+    etag_of,
+    run_next,
+    run_waiting,
+)
 
 TARGET_P95_MS = 150.0
 
@@ -62,6 +71,72 @@ def figures(stats: Stats, names: tuple[str, ...]) -> dict:
     }
 
 
+def measured(processes: Processes, run) -> dict:
+    """Run the coroutine `run()` makes, with the wall time, load and CPU of its phase."""
+    before = load_average()
+    cpu = processes.cpu_seconds()["gunicorn"]
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    result = asyncio.run(run())
+    own_after = resource.getrusage(resource.RUSAGE_SELF)
+    figures = result if isinstance(result, dict) else {"lasted_s": round(result, 2)}
+    return figures | {
+        "load_average": {"before": before, "after": load_average()},
+        "cpu_seconds": {
+            "gunicorn": round(processes.cpu_seconds()["gunicorn"] - cpu, 2),
+            "load_generator": round(
+                own_after.ru_utime + own_after.ru_stime - own.ru_utime - own.ru_stime, 1
+            ),
+        },
+    }
+
+
+def summed(before: dict | None, done: dict) -> dict:
+    """A waiting phase's figures over its repeats: polls, seconds and CPU added up."""
+    if before is None:
+        return done | {"repeats": 1}
+    cpu = {
+        key: round(before["cpu_seconds"][key] + done["cpu_seconds"][key], 2)
+        for key in done["cpu_seconds"]
+    }
+    return before | {
+        "polls": before["polls"] + done["polls"],
+        "lasted_s": round(before["lasted_s"] + done["lasted_s"], 2),
+        "cpu_seconds": cpu,
+        "repeats": before["repeats"] + 1,
+        "load_average": {
+            "before": before["load_average"]["before"],
+            "after": done["load_average"]["after"],
+        },
+    }
+
+
+def waiting_cost(phases: dict) -> dict:
+    """The waiting phones' figures side by side: gunicorn CPU of each phase, per poll, and
+    the next-seat phase's over the standings phase's."""
+    standings, nexts = phases["standings_wait"], phases["next_wait"]
+    cpu_s = standings["cpu_seconds"]["gunicorn"]
+    cpu_n = nexts["cpu_seconds"]["gunicorn"]
+
+    def per_poll(phase: dict, cpu: float) -> float:
+        return round(cpu * 1000 / phase["count"], 2) if phase["count"] else float("nan")
+
+    return {
+        "phones": standings["phones"],
+        "seconds": standings["lasted_s"],
+        "standings_poll_every_s": standings["poll_seconds"],
+        "next_poll_every_s": nexts["poll_seconds"],
+        "standings_polls": standings["count"],
+        "next_polls": nexts["count"],
+        "standings_cpu_s": cpu_s,
+        "next_cpu_s": cpu_n,
+        "standings_cpu_ms_per_poll": per_poll(standings, cpu_s),
+        "next_cpu_ms_per_poll": per_poll(nexts, cpu_n),
+        "standings_p95_ms": standings["p95_ms"],
+        "next_p95_ms": nexts["p95_ms"],
+        "ratio_cpu": round(cpu_n / cpu_s, 2) if cpu_s else float("nan"),
+    }
+
+
 def rush_once(args: argparse.Namespace, name: str) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench358-rush-"))
     port = free_port()
@@ -84,41 +159,57 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
         # Before the publish, as the room waits for it: the seat page reads the event's map
         # as it stands, which the publish then moves (the rush starts cold, as one does).
         pages = ["/healthz", f"/events/{slug}/", f"/events/{slug}/seat/"]
-        warm_up(base_url, [*pages, f"/events/{slug}/standings/"])
+        polls = [f"/events/{slug}/standings/live/", f"/events/{slug}/next/version/"]
+        warm_up(base_url, [*pages, f"/events/{slug}/standings/", *polls])
+        stats = Stats()
+        stats.declare(FLOOR, 204)
+        for page in SITE:
+            stats.declare(page, 200)
+        for page in WAITING:
+            stats.declare(page, 200, 304)
+        for page in NEXT:
+            stats.declare(page, 200)
+        rush = Rush("127.0.0.1", port, slug, event["event_id"], event["round"], stats)
+        # The phones waiting for the publish: on the standings page, then on "My next seat",
+        # in turn `--wait-repeat` times (a shared machine's load drifts), the figures summed.
+        phases = {}
+        for repeat in range(args.wait_repeat):
+            for phase, poll in (("standings_wait", STANDINGS_POLL), ("next_wait", NEXT_POLL)):
+                time.sleep(args.pause)
+                done = measured(
+                    processes,
+                    lambda poll=poll, repeat=repeat: run_waiting(
+                        rush,
+                        poll,
+                        args.players,
+                        args.wait_seconds,
+                        args.seed + repeat,
+                        args.next_poll_seconds,
+                    ),
+                )
+                print(f"{phase} {repeat + 1}: {done}", flush=True)
+                phases[phase] = summed(phases.get(phase), done)
+        known = asyncio.run(etag_of(rush, f"/events/{slug}/next/version/"))
         made = time.monotonic()
         event.update(seed(stack.env, "--publish", str(event["event_id"])))
         published_s = round(time.monotonic() - made, 2)
         print(f"{len(event['players'])} players, round 1 published in {published_s} s", flush=True)
         warm_up(base_url, [f"/bench-floor/read/{event['players'][0]['game_id']}/"])
 
-        stats = Stats()
-        stats.declare(FLOOR, 204)
-        for page in SITE:
-            stats.declare(page, 200)
-        rush = Rush("127.0.0.1", port, event["slug"], event["event_id"], event["round"], stats)
         rng = random.Random(args.seed)
-        phases = {}
         for phase, site in (("floor", False), ("site", True)):
             time.sleep(args.pause)
             plan = visits(event["players"], args.requests, args.seconds, rng)
-            before = load_average()
-            cpu = processes.cpu_seconds()["gunicorn"]
-            own = resource.getrusage(resource.RUSAGE_SELF)
-            took = asyncio.run(run_phase(rush, plan, site, args.seed))
-            own_after = resource.getrusage(resource.RUSAGE_SELF)
-            phases[phase] = {
-                "lasted_s": round(took, 2),
-                "load_average": {"before": before, "after": load_average()},
-                "cpu_seconds": {
-                    "gunicorn": round(processes.cpu_seconds()["gunicorn"] - cpu, 1),
-                    "load_generator": round(
-                        own_after.ru_utime + own_after.ru_stime - own.ru_utime - own.ru_stime, 1
-                    ),
-                },
-            }
-            print(
-                f"{phase}: {took:.1f} s, load average {phases[phase]['load_average']}", flush=True
+            phases[phase] = measured(
+                processes,
+                lambda plan=plan, site=site: run_phase(rush, plan, site, args.seed),
             )
+            print(f"{phase}: {phases[phase]}", flush=True)
+        # The waiting phones once the round is out: the version moved, each fetches its part.
+        time.sleep(args.pause)
+        plan = visits(event["players"], args.requests, args.seconds, rng)
+        phases["next"] = measured(processes, lambda: run_next(rush, plan, known))
+        print(f"next: {phases['next']}", flush=True)
         processes.check()
     except BaseException:
         kept = True
@@ -136,6 +227,10 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
     phases["floor"].update(floor)
     phases["site"].update(site)
     seat = figures(stats, (SEAT_NAME, SEAT_LINK, SEAT_ME))
+    for phase, names in (("standings_wait", (STANDINGS_POLL,)), ("next_wait", (NEXT_POLL,))):
+        phases[phase].update(figures(stats, names))
+    phases["next"].update(figures(stats, NEXT))
+    waiting = waiting_cost(phases)
     targets = {
         "errors": {"target": 0, "measured": floor["errors"] + site["errors"]},
         **{
@@ -148,9 +243,17 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
                 ("site (all pages)", site["p95_ms"]),
                 ("where do I sit", seat["p95_ms"]),
                 ("round page", endpoints.get(ROUND, {}).get("p95_ms", float("nan"))),
+                ("my next seat, after the publish", phases["next"]["p95_ms"]),
             )
         },
+        "waiting phones: next-seat polls cost at most the standings polls": {
+            "target": 1.0,
+            "measured": waiting["ratio_cpu"],
+            "met": waiting["ratio_cpu"] <= 1.0,
+        },
     }
+    for phase in ("standings_wait", "next_wait", "next"):
+        targets["errors"]["measured"] += phases[phase]["errors"]
     targets["errors"]["met"] = targets["errors"]["measured"] == 0
     report = {
         "server": stack.server,
@@ -159,11 +262,12 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
         "phases": phases,
         "endpoints": endpoints,
         "where_do_i_sit": seat,
+        "waiting": waiting,
         "ratio_site_p95_to_floor_p95": round(site["p95_ms"] / floor["p95_ms"], 2),
         "targets": targets,
         # Per second of both phases: requests started and their p95 (a queue that grows
         # from the start is capacity; one that drains after the first seconds is cold start).
-        "timeline": stats.timeline((FLOOR, *SITE), bucket=1.0),
+        "timeline": stats.timeline((FLOOR, *SITE, *NEXT), bucket=1.0),
         "notes": stats.notes,
     }
     print_backend(name, report)
@@ -198,6 +302,7 @@ def print_backend(name: str, report: dict) -> None:
             f" {row[f'p95_ms {ROUND}']!s:>6} {row[f'p95_ms {SEAT_NAME}']!s:>6}"
         )
     print(f"site p95 / floor p95: {report['ratio_site_p95_to_floor_p95']}")
+    print(f"phones waiting for the publish: {report['waiting']}")
     for label, target in report["targets"].items():
         print(f"target {label}: {target}")
     for note in report["notes"]:

@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     from bench.site_load.event import make_event, publish_first_round
+    from tournaments.events.selectors.identity import identity_value
     from tournaments.models import Event, Round
 
     if args.players is not None:
@@ -39,8 +40,16 @@ def main(argv: list[str] | None = None) -> int:
     event = Event.objects.get(pk=args.publish)
     publish_first_round(event)
     round_ = Round.objects.get(event=event, number=1)
+    # Each phone's "This is me" (the signed cookie a proven phone keeps: My next seat).
+    me = {entry.player_id: identity_value(entry) for entry in event.entries.all()}
     players = [
-        {"id": player.pk, "name": player.name, "game_id": table.game_id, "table": table.number}
+        {
+            "id": player.pk,
+            "name": player.name,
+            "game_id": table.game_id,
+            "table": table.number,
+            "me": me[player.pk],
+        }
         for table in round_.tables.select_related("seat_0", "seat_1", "seat_2")
         for player in table.seats
     ]

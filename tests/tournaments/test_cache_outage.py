@@ -21,6 +21,7 @@ from scoring import throttle
 from scoring.autoplay import next_deal
 from scoring.models import Game
 from scoring.selectors import game_record
+from tournaments.events.selectors.identity import identity_cookie, identity_value
 from tournaments.models import Standings
 from tournaments.rounds.services import pins
 
@@ -93,6 +94,23 @@ def test_with_the_cache_down_every_public_page_is_served_from_the_database(publi
     seat_page = phone.get(pages["where do I sit"]).content.decode()
     assert f"Table {tables[0].number}" in seat_page
     assert names[1] in phone.get(pages["watchers' sheet"]).content.decode()
+
+
+def test_with_the_cache_down_my_next_seat_and_its_poll_answer(published, cache_down):
+    round_, tables = published
+    event = round_.event
+    seated = tables[0].seats[0]
+    entry = event.entries.select_related("player").get(player=seated)
+    phone = visitor()
+    phone.cookies[identity_cookie(event)] = identity_value(entry)
+    page = phone.get(reverse("tournaments:next_seat", args=[event.slug]))
+    assert page.status_code == 200 and f"Table {tables[0].number}" in page.content.decode()
+    poll = reverse("tournaments:next_seat_version", args=[event.slug])
+    version = phone.get(poll)
+    assert version.status_code == 200
+    assert phone.get(poll, HTTP_IF_NONE_MATCH=version["ETag"]).status_code == 304
+    part = phone.get(reverse("tournaments:next_seat_live", args=[event.slug]))
+    assert part.status_code == 200 and f"Table {tables[0].number}" in part.content.decode()
 
 
 def test_with_the_cache_down_the_api_answers_and_keeps_every_deal(published, cache_down):

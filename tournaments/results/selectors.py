@@ -16,7 +16,7 @@ from django.db.models import (
 )
 
 from tournaments.common import bridge
-from tournaments.models import Event, Standings
+from tournaments.models import PUBLIC_ROUND_STATUSES, Event, Round, Standings
 
 
 @dataclass(frozen=True)
@@ -93,3 +93,41 @@ def standings_head(event: Event) -> StandingsHead:
 def standings_order(event: Event) -> tuple[str, ...]:
     """The metrics that rank this event's players, most important first (ending on "lot")."""
     return bridge.standings_config(event).order
+
+
+def phone_state(slug: str) -> tuple | None:
+    """What a player's waiting phone ("My next seat") shows depends on, in one small query:
+    the event (its id, creation time and status), its newest public round (id, status,
+    publication) and its newest standings snapshot, which every confirmed or reopened
+    result, substitution, void table and withdrawal is followed by. None: no such event.
+    Nothing a deal moves is in it: a phone asks again when a round is published or closed
+    and when the standings are rebuilt, not with every deal of every table."""
+    rounds = Round.objects.filter(event=OuterRef("pk"), status__in=PUBLIC_ROUND_STATUSES)
+    rounds = rounds.order_by("-number")
+    snapshots = Standings.objects.filter(event=OuterRef("pk")).order_by("-built_at", "-pk")
+    row = (
+        Event.objects.filter(slug=slug)
+        .annotate(
+            round_id=Subquery(rounds.values("pk")[:1]),
+            round_status=Subquery(rounds.values("status")[:1]),
+            round_at=Subquery(rounds.values("published_at")[:1]),
+            snapshot_id=Subquery(snapshots.values("pk")[:1]),
+        )
+        .values_list(
+            "pk", "created_at", "status", "round_id", "round_status", "round_at", "snapshot_id"
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    pk, created, status, round_id, round_status, round_at, snapshot_id = row
+    moment = round_at.timestamp() if round_at else None
+    return (pk, created.timestamp(), status, round_id, round_status, moment, snapshot_id)
+
+
+def standings_places(snapshot_id: int) -> dict[int, tuple[int | None, int]]:
+    """Per player of a snapshot, their rank (None: not ranked yet) and how many are ranked,
+    read from its rows alone (one query)."""
+    rows = Standings.objects.filter(pk=snapshot_id).values_list("rows", flat=True).first() or []
+    ranked = sum(1 for row in rows if row.get("rank") is not None)
+    return {row["player"]: (row.get("rank"), ranked) for row in rows}

@@ -30,6 +30,7 @@ the version.)
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 import time
@@ -43,6 +44,7 @@ from django.utils.translation import get_language
 from config.memory import Recent
 from config.release import RELEASE
 from tournaments.models import Event, Round
+from tournaments.results.selectors import phone_state
 from tournaments.rounds.presenters.seat import SeatMap
 from tournaments.rounds.render import (
     KEPT_SECONDS,
@@ -178,3 +180,36 @@ def kept_page(
     for mark, html in {CSRF_MARK: get_token(request), **(marks or {})}.items():
         kept = kept.replace(mark.encode(), html.encode())
     return HttpResponse(kept)
+
+
+# --- "My next seat": the version a waiting phone polls -----------------------------------------
+
+#: How long the shared cache keeps an event's phone version before one request reads it again
+#: (one small query): a publish shows on the waiting phones at most this much later.
+PHONE_VERSION_SECONDS = 2
+
+
+def _phone_version_key(slug: str) -> str:
+    return f"phone-version:{slug}"
+
+
+def phone_version(slug: str) -> str | None:
+    """The version of what a player's waiting phone shows ("My next seat"), the same for
+    every phone of the event: a short hash of results.selectors.phone_state, kept in the
+    shared cache for PHONE_VERSION_SECONDS, so that a thousand phones polling it cost one
+    small query every two seconds, not one each. None: no such event."""
+    key = _phone_version_key(slug)
+    version = cache.get(key)
+    if version is None:
+        state = phone_state(slug)
+        if state is None:
+            return None
+        text = "|".join(str(part) for part in (*state, RELEASE))
+        version = hashlib.sha256(text.encode()).hexdigest()[:16]
+        cache.set(key, version, PHONE_VERSION_SECONDS)
+    return version
+
+
+def forget_phone_version(slug: str) -> None:
+    """Read the version afresh at the next poll (tests; a publish need not wait for it)."""
+    cache.delete(_phone_version_key(slug))

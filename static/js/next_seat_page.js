@@ -1,0 +1,128 @@
+/* My next seat: the page around static/js/next_seat.js (its rules). Polls the event's
+ * version, fetches this phone's part when it moved and puts it in place; a new round shows
+ * the banner, vibrates and beeps (WebAudio, once the page was touched: phones play no sound
+ * before). Without JavaScript the page reloads itself (a meta refresh) and has a Refresh link. */
+(function () {
+  "use strict";
+  var rules = window.NextSeat;
+  var section = document.getElementById("next-seat");
+  if (!rules || !section || !window.fetch) return;
+  var banner = document.getElementById("next-banner");
+  var versionUrl = section.getAttribute("data-version-url");
+  var liveUrl = section.getAttribute("data-live-url");
+  var pace = parseInt(section.getAttribute("data-poll-seconds"), 10) * 1000;
+  var failures = 0;
+  var timer = null;
+  var stopped = false;
+  var audio = null;
+
+  function unlock() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    try {
+      if (!audio && Context) audio = new Context();
+      if (audio && audio.state === "suspended") audio.resume();
+    } catch (e) {
+      audio = null;
+    }
+  }
+  document.addEventListener("pointerdown", unlock, { passive: true });
+  document.addEventListener("keydown", unlock);
+
+  function beep() {
+    if (!audio || audio.state !== "running") return;
+    [0, 0.25].forEach(function (start) {
+      var at = audio.currentTime + start;
+      var tone = audio.createOscillator();
+      var gain = audio.createGain();
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.2, at);
+      gain.gain.exponentialRampToValueAtTime(0.001, at + 0.18);
+      tone.connect(gain);
+      gain.connect(audio.destination);
+      tone.start(at);
+      tone.stop(at + 0.2);
+    });
+  }
+
+  function signal(n) {
+    if (banner) {
+      banner.textContent = rules.words(banner.getAttribute("data-words"), n);
+      banner.hidden = false;
+    }
+    if (navigator.vibrate) navigator.vibrate(rules.VIBRATION);
+    beep();
+  }
+
+  function show(html) {
+    var holder = document.createElement("template");
+    holder.innerHTML = html;
+    var fresh = holder.content.getElementById("next-seat");
+    if (!fresh) return false;
+    var before = { round: section.getAttribute("data-round"), kind: section.getAttribute("data-kind") };
+    section.replaceWith(fresh);
+    section = fresh;
+    var after = { round: fresh.getAttribute("data-round"), kind: fresh.getAttribute("data-kind") };
+    var n = rules.announce(before, after);
+    if (n !== null) signal(n);
+    return true;
+  }
+
+  function fetchLive() {
+    return fetch(liveUrl, { cache: "no-store", credentials: "same-origin" }).then(function (answer) {
+      var verdict = rules.liveVerdict(answer.status);
+      if (verdict === "reload") {
+        stopped = true;
+        window.location.reload();
+        return false;
+      }
+      if (verdict !== "show") return false;
+      return answer.text().then(show);
+    });
+  }
+
+  function poll() {
+    var known = section.getAttribute("data-version");
+    var headers = { "If-None-Match": rules.ifNoneMatch(known) };
+    fetch(versionUrl, { cache: "no-store", credentials: "same-origin", headers: headers })
+      .then(function (answer) {
+        if (answer.status !== 200) return [answer.status, ""];
+        return answer.text().then(function (body) {
+          return [200, body];
+        });
+      })
+      .then(function (got) {
+        var verdict = rules.versionVerdict(got[0], got[1], known);
+        if (verdict === "gone") stopped = true;
+        if (verdict === "changed") return fetchLive();
+        return verdict !== "retry";
+      })
+      .then(
+        function (ok) {
+          failures = ok ? 0 : failures + 1;
+        },
+        function () {
+          failures += 1;
+        }
+      )
+      .then(schedule);
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(poll, rules.delay(failures, Math.random(), pace));
+  }
+
+  // A phone taken out of the pocket asks at once (a hidden page's timers are slowed down).
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && !stopped) {
+      clearTimeout(timer);
+      poll();
+    }
+  });
+  if (banner) {
+    banner.addEventListener("click", function () {
+      banner.hidden = true;
+    });
+  }
+  schedule();
+})();

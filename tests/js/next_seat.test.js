@@ -1,0 +1,77 @@
+/* My next seat's rules (static/js/next_seat.js). */
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+
+const rules = require("../../static/js/next_seat.js");
+
+test("polls at the page's pace, spread so that a room's phones are not in step", () => {
+  assert.equal(rules.delay(0, 0.5, 15000), 15000);
+  assert.equal(rules.delay(0, 0, 15000), 12000);
+  assert.ok(rules.delay(0, 0.999, 15000) < 18000);
+  assert.equal(rules.delay(0, 0.5, 4000), 4000);
+});
+
+test("without a pace from the page, the standings' own (15 s)", () => {
+  assert.equal(rules.POLL_MS, 15000);
+  assert.equal(rules.delay(0, 0.5), 15000);
+  assert.equal(rules.delay(0, 0.5, NaN), 15000);
+  assert.equal(rules.delay(0, 0.5, 0), 15000);
+});
+
+test("a failing poll waits longer each time, never more than two minutes and a bit", () => {
+  assert.equal(rules.delay(1, 0.5, 15000), 30000);
+  assert.equal(rules.delay(2, 0.5, 15000), 60000);
+  assert.equal(rules.delay(50, 0.5, 15000), rules.MAX_MS);
+  assert.ok(rules.delay(50, 0.999, 15000) <= rules.MAX_MS * 1.2);
+  // A page slower than the cap is not sped up by failing.
+  assert.equal(rules.delay(3, 0.5, 300000), 300000);
+});
+
+test("a 304 or the same version is nothing new; another version is", () => {
+  assert.equal(rules.versionVerdict(304, "", "abc"), "same");
+  assert.equal(rules.versionVerdict(200, "abc\n", "abc"), "same");
+  assert.equal(rules.versionVerdict(200, "def", "abc"), "changed");
+  assert.equal(rules.versionVerdict(200, "def", ""), "changed");
+});
+
+test("no answer, a busy server or an empty body: try again; no such event: stop", () => {
+  for (const status of [0, 429, 500, 502, 503]) {
+    assert.equal(rules.versionVerdict(status, "", "abc"), "retry");
+  }
+  assert.equal(rules.versionVerdict(200, "  ", "abc"), "retry");
+  assert.equal(rules.versionVerdict(404, "", "abc"), "gone");
+});
+
+test("the phone's part: shown; 204 (the phone forgot who it is): the page asks again", () => {
+  assert.equal(rules.liveVerdict(200), "show");
+  assert.equal(rules.liveVerdict(204), "reload");
+  assert.equal(rules.liveVerdict(503), "retry");
+  assert.equal(rules.liveVerdict(0), "retry");
+});
+
+test("the poll sends its version as the ETag it came with", () => {
+  assert.equal(rules.ifNoneMatch("0f3a"), '"0f3a"');
+});
+
+test("a newer round the player is told something about is announced", () => {
+  assert.equal(rules.announce({ round: "1", kind: "played" }, { round: "2", kind: "seat" }), 2);
+  assert.equal(rules.announce({ round: "", kind: "no_round" }, { round: "1", kind: "seat" }), 1);
+  assert.equal(rules.announce({ round: "2", kind: "played" }, { round: "3", kind: "bye" }), 3);
+  assert.equal(rules.announce({ round: "2", kind: "played" }, { round: "3", kind: "not_in_round" }), 3);
+});
+
+test("the same round changing, a closed round or a withdrawn player is no news", () => {
+  assert.equal(rules.announce({ round: "2", kind: "seat" }, { round: "2", kind: "played" }), null);
+  assert.equal(rules.announce({ round: "2", kind: "seat" }, { round: "2", kind: "seat" }), null);
+  assert.equal(rules.announce({ round: "2", kind: "played" }, { round: "3", kind: "withdrawn" }), null);
+  assert.equal(rules.announce({ round: "", kind: "no_round" }, { round: "", kind: "no_round" }), null);
+  assert.equal(rules.announce({ round: "3", kind: "seat" }, { round: "2", kind: "seat" }), null);
+});
+
+test("the banner's words carry the round's number", () => {
+  assert.equal(rules.words("New: round %(n)s", 3), "New: round 3");
+  assert.equal(rules.words("Нов: кръг %(n)s", 12), "Нов: кръг 12");
+  assert.equal(rules.words(null, 2), "");
+});

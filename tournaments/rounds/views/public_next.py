@@ -1,0 +1,91 @@
+"""My next seat: the page a player's own phone keeps open through the evening
+(docs/players-phones.md). It shows the table, seat, table-mates and PIN of the round just
+published, and between rounds the player's last result and place in the standings
+(tournaments.rounds.presenters.next_seat), for the player this phone proved to be ("This is
+me", tournaments.events.selectors.identity); a phone that proved nobody is asked who it is.
+
+Waiting stays cheap: the page (static/js/next_seat_page.js) polls `next_seat_version` at the
+standings' pace (POLL_SECONDS) and at once when the phone is woken, a few bytes the same for
+every phone of the event, kept in the shared cache
+(tournaments.rounds.web.phone_version); with the version it has as If-None-Match the answer is
+a 304 that reads nothing but that cache entry. Only when the version moves (a round
+published or closed, the standings rebuilt) does it fetch its own `next_seat_live`. Without
+JavaScript the page reloads itself every REFRESH_SECONDS and has a Refresh link.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tournaments.common.web.polls import POLL_SECONDS, not_modified, polled
+from tournaments.common.web.public import PAGES, event_page, no_such_event
+from tournaments.events.selectors.identity import identity_cookie, proven_entry
+from tournaments.models import Event
+from tournaments.rounds.presenters.next_seat import next_seat
+from tournaments.rounds.web import event_seat_map, phone_version
+
+PAGE = PAGES + "next.html"
+#: How often the page reloads itself without JavaScript.
+REFRESH_SECONDS = 30
+
+
+def _context(request, event: Event) -> dict:
+    """The phone's player and what they see now, or no player (asked who they are)."""
+    entry = proven_entry(event, request.COOKIES.get(identity_cookie(event)))
+    context = {
+        "event": event,
+        "me": None,
+        "refresh_seconds": REFRESH_SECONDS,
+        # The standings' pace: a room of waiting phones costs no more than their polls.
+        "poll_seconds": POLL_SECONDS,
+    }
+    if entry is None:
+        return context
+    seats = event_seat_map(event)
+    return context | {
+        "me": (entry.player_id, entry.player.name),
+        "next": next_seat(event, entry, seats),
+        "version": phone_version(event.slug) or "",
+        # The banner of a new round, its number put in by the page's script.
+        "banner_words": _("New: round %(n)s"),
+    }
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """Per phone (its cookie), and with the table's PIN: kept by nobody."""
+    add_never_cache_headers(response)
+    patch_cache_control(response, private=True)
+    return response
+
+
+@event_page
+def next_seat_page(request, event: Event):
+    """The page: the player's seat (or result) as it stands, and the poll around it."""
+    return _private(render(request, PAGE, _context(request, event)))
+
+
+@event_page
+def next_seat_live(request, event: Event):
+    """What the poll fetches once the version moved: the player's part of the page."""
+    context = _context(request, event)
+    if context["me"] is None:  # the phone forgot who it is: the whole page asks again
+        return _private(HttpResponse(status=204))
+    return _private(render(request, PAGE + "#live", context))
+
+
+@require_GET
+def next_seat_version(request, slug: str):
+    """The event's phone version, a few bytes the same for every phone: 304 while the poll's
+    If-None-Match is still it (no query; one small shared-cache read)."""
+    version = phone_version(slug)
+    if version is None:
+        return no_such_event(request)
+    tag = f'"{version}"'
+    unchanged = not_modified(request, tag)
+    if unchanged is not None:
+        return unchanged
+    return polled(HttpResponse(version, content_type="text/plain; charset=utf-8"), tag)
