@@ -118,3 +118,23 @@ def names_alike(entries: list[Entry], seated: set[int]) -> list[Alike]:
         both = [newer, older]
         alike.append(Alike(newer, older, [e for e in both if e.player_id not in seated]))
     return alike
+
+
+def check_in_what(action: str, values: dict) -> str:
+    """The log's words for self check-in (tournaments.events.services.check_in; "" for any
+    other action); `values` holds the player's or the newcomer's name as "name"."""
+    if action == "self_check_in_opened":
+        return _("Self check-in opened: players check in from their phones.")
+    if action == "self_check_in_closed":
+        return _("Self check-in closed.")
+    if action == "self_checked_in":
+        return _("%(name)s checked in from their phone.") % values
+    if action == "check_in_undone":
+        return _("%(name)s's check-in from their phone undone.") % values
+    if action == "newcomer_asked":
+        return _("%(name)s asked to be entered.") % values
+    if action == "newcomer_accepted":
+        return _("%(name)s's request accepted: entered and checked in.") % values
+    if action == "newcomer_declined":
+        return _("%(name)s's request declined.") % values
+    return ""
