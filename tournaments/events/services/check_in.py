@@ -16,6 +16,7 @@ from django.db import transaction
 
 from config.throttle import Throttle
 from scoring.names import name_key
+from tournaments.club_models import NewcomerRequest
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.services import log_action
 from tournaments.events.services.registration import (
@@ -25,7 +26,6 @@ from tournaments.events.services.registration import (
     clean_name,
     players_register,
 )
-from tournaments.club_models import NewcomerRequest
 from tournaments.models import Entry, Event
 
 #: Requests from one client address (any event) within the window.
