@@ -10,10 +10,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from scoring.names import near_pairs
+from tournaments.club_models import NewcomerRequest
+from tournaments.events.selectors.check_in import (
+    missing_entries,
+    newcomers_waiting,
+    phone_check_ins,
+)
+from tournaments.events.selectors.entries import EntryCounts, entry_counts
 from tournaments.models import Entry, Event, Round
 from tournaments.rounds.presenters.tables import round_over
-from tournaments.rounds.selectors import RoundProgress
+from tournaments.rounds.selectors import RoundProgress, round_to_build
 from tournaments.rounds.services.pins import pins_open
+from tournaments.rounds.services.rounds import too_few_players
 
 #: An event's state on its home page, after "Status".
 EVENT_STATES = {
@@ -138,3 +146,44 @@ def check_in_what(action: str, values: dict) -> str:
     if action == "newcomer_declined":
         return _("%(name)s's request declined.") % values
     return ""
+
+
+# --- the players page: the counts, and who is arriving --------------------------------------
+
+
+def counts_context(event: Event) -> dict:
+    """The players page's counts line and the step after check-in: building the next round,
+    once enough players are checked in for a table (round_create's rule, too_few_players) and
+    no round is under way."""
+    counts = entry_counts(event)
+    next_number = round_to_build(event, event.rounds.order_by("-number").first())
+    ready = next_number is not None and too_few_players(counts.checked_in) is None
+    return {"counts": counts, "next_number": next_number if ready else None}
+
+
+@dataclass(frozen=True)
+class Arrivals:
+    """Who is arriving, on the organiser's players page (polled while self check-in is open):
+    whether players check themselves in, how many did so from their phones, who has not
+    arrived yet and the newcomers waiting for an answer."""
+
+    open: bool
+    counts: EntryCounts
+    from_phones: int
+    missing: list[Entry]
+    newcomers: list[NewcomerRequest]
+
+    @property
+    def polled(self) -> bool:
+        """Polled while phones may check in or newcomers wait."""
+        return self.open or bool(self.newcomers)
+
+
+def arrivals(event: Event) -> Arrivals:
+    return Arrivals(
+        open=event.self_check_in and not event.is_closed,
+        counts=entry_counts(event),
+        from_phones=phone_check_ins(event),
+        missing=missing_entries(event),
+        newcomers=newcomers_waiting(event),
+    )
