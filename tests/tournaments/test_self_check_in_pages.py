@@ -234,3 +234,10 @@ def test_the_token_api_opens_self_check_in_and_answers_newcomers(door, organiser
     assert declined.json() == {"newcomers": []}
     gone = post(f"newcomers/{second.pk}/decline")
     assert gone.status_code == 404 and json.loads(gone.content)
+
+
+def test_the_event_page_leads_to_im_here_while_self_check_in_is_open(door):
+    home = reverse("tournaments:event", args=[door.slug])
+    assert here(door) in text(Client().get(home))
+    check_in.self_check_in_set(event=door, open=False)
+    assert here(door) not in text(Client().get(home))

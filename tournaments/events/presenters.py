@@ -11,11 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from scoring.names import near_pairs
 from tournaments.club_models import NewcomerRequest
-from tournaments.events.selectors.check_in import (
-    missing_entries,
-    newcomers_waiting,
-    phone_check_ins,
-)
+from tournaments.events.selectors.check_in import missing_entries, newcomers_waiting
 from tournaments.events.selectors.entries import EntryCounts, entry_counts
 from tournaments.models import Entry, Event, Round
 from tournaments.rounds.presenters.tables import round_over
@@ -151,11 +147,11 @@ def check_in_what(action: str, values: dict) -> str:
 # --- the players page: the counts, and who is arriving --------------------------------------
 
 
-def counts_context(event: Event) -> dict:
+def counts_context(event: Event, counts: EntryCounts | None = None) -> dict:
     """The players page's counts line and the step after check-in: building the next round,
     once enough players are checked in for a table (round_create's rule, too_few_players) and
     no round is under way."""
-    counts = entry_counts(event)
+    counts = counts or entry_counts(event)
     next_number = round_to_build(event, event.rounds.order_by("-number").first())
     ready = next_number is not None and too_few_players(counts.checked_in) is None
     return {"counts": counts, "next_number": next_number if ready else None}
@@ -164,12 +160,11 @@ def counts_context(event: Event) -> dict:
 @dataclass(frozen=True)
 class Arrivals:
     """Who is arriving, on the organiser's players page (polled while self check-in is open):
-    whether players check themselves in, how many did so from their phones, who has not
+    whether players check themselves in, the counts (how many from their phones), who has not
     arrived yet and the newcomers waiting for an answer."""
 
     open: bool
     counts: EntryCounts
-    from_phones: int
     missing: list[Entry]
     newcomers: list[NewcomerRequest]
 
@@ -179,11 +174,19 @@ class Arrivals:
         return self.open or bool(self.newcomers)
 
 
-def arrivals(event: Event) -> Arrivals:
+def arrivals(
+    event: Event, counts: EntryCounts | None = None, entries: list[Entry] | None = None
+) -> Arrivals:
+    """The arrivals; `counts` and every entry of the event (`entries`), where the page has
+    read them already, are not read again."""
+    missing = (
+        missing_entries(event)
+        if entries is None
+        else [e for e in entries if not e.checked_in and not e.withdrawn]
+    )
     return Arrivals(
         open=event.self_check_in and not event.is_closed,
-        counts=entry_counts(event),
-        from_phones=phone_check_ins(event),
-        missing=missing_entries(event),
+        counts=counts or entry_counts(event),
+        missing=missing,
         newcomers=newcomers_waiting(event),
     )

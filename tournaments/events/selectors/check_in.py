@@ -19,11 +19,6 @@ def missing_entries(event: Event) -> list[Entry]:
     return list(entries.order_by("player__name", "pk"))
 
 
-def phone_check_ins(event: Event) -> int:
-    """How many players checked in from their own phones."""
-    return event.entries.filter(checked_in=True, withdrawn=False, checked_in_by="phone").count()
-
-
 def newcomers_waiting(event: Event) -> list[NewcomerRequest]:
     """The newcomers' requests waiting for the organiser's answer, oldest first."""
     return list(event.newcomers.order_by("asked_at", "pk"))

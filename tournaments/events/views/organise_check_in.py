@@ -35,9 +35,10 @@ def _back(event: Event):
 
 def _arrivals(request, event: Event) -> HttpResponse:
     """The arrivals section, with the players page's counts swapped out of band."""
-    context = {"event": event, "arrivals": arrivals(event)}
+    counted = counts_context(event)
+    context = {"event": event, "arrivals": arrivals(event, counted["counts"])}
     html = render_to_string(ARRIVALS, context, request=request)
-    counts = {**counts_context(event), "event": event, "oob": True}
+    counts = {**counted, "event": event, "oob": True}
     html += render_to_string(f"{PLAYERS}#counts", counts, request=request)
     response = HttpResponse(html)
     response["Cache-Control"] = "no-store"

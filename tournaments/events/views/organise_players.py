@@ -76,8 +76,9 @@ def _players(
     query = _filter(request)
     seated = seated_ids(event)
     entries = event_entries(event, query)
+    counts = counts_context(event)
     context = {
-        **_counts(event),
+        **counts,
         "event": event,
         "entries": entries,
         # one person entered twice? delete the mistake, or merge the two (a club's organiser)
@@ -90,7 +91,8 @@ def _players(
         "error": error,
         "open": event.status != Event.Status.CLOSED,
         "late": event.rounds.exists(),
-        "arrivals": arrivals(event),
+        # who is arriving (self check-in); the whole list is read already when unfiltered
+        "arrivals": arrivals(event, counts["counts"], None if query else entries),
     }
     return render(request, PLAYERS, context, status=status)
 
