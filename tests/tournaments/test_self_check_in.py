@@ -175,3 +175,12 @@ def test_no_more_than_max_waiting_requests_wait(door, monkeypatch):
     check_in.newcomer_ask(event=door, name="Second", address="10.0.0.2")
     with pytest.raises(check_in.RequestsBlocked):
         check_in.newcomer_ask(event=door, name="Third", address="10.0.0.3")
+
+
+def test_a_request_under_a_withdrawn_players_name_is_not_accepted(door, organiser):
+    entry_withdraw(entry=entry(door, "Vera"), actor="olga")
+    asked = check_in.newcomer_ask(event=door, name="vera", address="10.0.0.1")
+    with pytest.raises(NotAllowed) as refused:
+        check_in.newcomer_accept(request=asked, actor="olga", by=organiser)
+    assert refused.value.code == "player_withdrawn"
+    assert door.newcomers.count() == 1 and not entry(door, "Vera").checked_in

@@ -147,11 +147,14 @@ def _waiting(request: NewcomerRequest) -> NewcomerRequest:
 @transaction.atomic
 def newcomer_accept(*, request: NewcomerRequest, actor: str = "", by=None) -> Entry:
     """Enter the newcomer (players_register: a name the club knows is that member) and check
-    them in; the request is answered and gone. `by` must run the event."""
+    them in; the request is answered and gone. `by` must run the event. Refused for the name
+    of a player who withdrew from the event (the organiser reinstates them, or declines)."""
     request = _waiting(request)
     event = request.event
     entry = players_register(event=event, names=[request.name], actor=actor, by=by)[0]
-    if not entry.checked_in and not entry.withdrawn:
+    if entry.withdrawn:  # the name of a player who withdrew: reinstate them, or decline
+        raise NotAllowed("player_withdrawn", name=entry.player.name)
+    if not entry.checked_in:
         fields = checked_in_by(ORGANISER)
         Entry.objects.filter(pk=entry.pk).update(**fields)
         for name, value in fields.items():
