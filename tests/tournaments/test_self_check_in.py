@@ -184,3 +184,13 @@ def test_a_request_under_a_withdrawn_players_name_is_not_accepted(door, organise
         check_in.newcomer_accept(request=asked, actor="olga", by=organiser)
     assert refused.value.code == "player_withdrawn"
     assert door.newcomers.count() == 1 and not entry(door, "Vera").checked_in
+
+
+def test_a_flood_is_logged_once_a_window(door, caplog):
+    for n in range(check_in.ADDRESS_REQUESTS_ALLOWED):
+        check_in.newcomer_ask(event=door, name=f"Newcomer {n}", address="10.0.0.9")
+    for n in range(3):
+        with pytest.raises(check_in.RequestsBlocked):
+            check_in.newcomer_ask(event=door, name=f"Flood {n}", address="10.0.0.9")
+    refused = [r for r in caplog.records if r.name == "tournaments.check_in"]
+    assert len(refused) == 1 and "10.0.0.9" not in refused[0].getMessage()

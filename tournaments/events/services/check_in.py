@@ -12,6 +12,8 @@ the window passes or the organiser has answered some.
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
 
 from config.throttle import Throttle
@@ -27,6 +29,8 @@ from tournaments.events.services.registration import (
     players_register,
 )
 from tournaments.models import Entry, Event
+
+log = logging.getLogger("tournaments.check_in")
 
 #: Requests from one client address (any event) within the window.
 ADDRESS_REQUESTS_ALLOWED = 3
@@ -106,11 +110,6 @@ def self_check_in(*, event: Event, entry: Entry, proven: Entry | None) -> Entry:
     return entry
 
 
-def requests_blocked(address: str, event: Event) -> bool:
-    """Whether requests from this client address, or for this event, are refused for now."""
-    return REQUESTS.blocked(address=address, event=event.pk)
-
-
 @transaction.atomic
 def newcomer_ask(*, event: Event, name: object, address: str) -> NewcomerRequest:
     """Someone not on the list asks to be entered, from their phone at `address`. Refused
@@ -129,9 +128,20 @@ def newcomer_ask(*, event: Event, name: object, address: str) -> NewcomerRequest
     for request in waiting:
         if name_key(request.name) == key:
             return request
-    if requests_blocked(address, event) or len(waiting) >= MAX_WAITING:
+    if len(waiting) >= MAX_WAITING:
         raise RequestsBlocked("newcomer_blocked", minutes=WINDOW_SECONDS // 60)
-    REQUESTS.count(address=address, event=event.pk)
+    counted = REQUESTS.count(address=address, event=event.pk)
+    if not counted.within:
+        if counted.just_past:  # one line a window, not one a refused request
+            log.warning(
+                "newcomer requests refused for event %s (%s from one address, %s for the "
+                "event in %ss)",
+                event.pk,
+                counted["address"],
+                counted["event"],
+                WINDOW_SECONDS,
+            )
+        raise RequestsBlocked("newcomer_blocked", minutes=WINDOW_SECONDS // 60)
     request = NewcomerRequest.objects.create(event=event, name=cleaned)
     log_action(event, "", "newcomer_asked", name=cleaned)
     return request
