@@ -194,3 +194,10 @@ def test_a_flood_is_logged_once_a_window(door, caplog):
             check_in.newcomer_ask(event=door, name=f"Flood {n}", address="10.0.0.9")
     refused = [r for r in caplog.records if r.name == "tournaments.check_in"]
     assert len(refused) == 1 and "10.0.0.9" not in refused[0].getMessage()
+
+
+def test_the_organisers_check_in_of_a_player_in_already_keeps_how_they_came(door):
+    ana = entry(door, "Ana")
+    check_in.self_check_in(event=door, entry=ana, proven=ana)
+    entry_check_in(entry=entry(door, "Ana"), checked_in=True, actor="olga")
+    assert entry(door, "Ana").checked_in_by == "phone"

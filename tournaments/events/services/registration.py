@@ -126,12 +126,13 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True, actor: str = "") ->
     """The organiser checks the player in, or out; checking out a player who checked in from
     their own phone undoes that check-in (its own line in the log)."""
     _still_entered(entry)
-    was_phone = Entry.objects.filter(pk=entry.pk, checked_in=True, checked_in_by=PHONE).exists()
-    fields = checked_in_by(ORGANISER if checked_in else "")
-    for name, value in fields.items():
-        setattr(entry, name, value)
-    entry.save(update_fields=list(fields))
-    if not checked_in and was_phone:
+    was_in, was_by = Entry.objects.values_list("checked_in", "checked_in_by").get(pk=entry.pk)
+    if not (checked_in and was_in):  # checked in already: how and when stay as they were
+        fields = checked_in_by(ORGANISER if checked_in else "")
+        for name, value in fields.items():
+            setattr(entry, name, value)
+        entry.save(update_fields=list(fields))
+    if not checked_in and was_in and was_by == PHONE:
         log_action(entry.event, actor, "check_in_undone", player=entry.player_id)
         return entry
     action = "checked_in" if checked_in else "checked_out"

@@ -97,10 +97,6 @@ def _players(
     return render(request, PLAYERS, context, status=status)
 
 
-def _counts(event: Event) -> dict:
-    return counts_context(event)
-
-
 @organiser_required
 @require_GET
 def players(request, event: Event):
@@ -216,7 +212,7 @@ def _row(request, event: Event, entry: Entry, *, error: str = "", status: int = 
         "row_error": error,
         "seated": seated_ids(event),
     }
-    counts = {**_counts(event), "event": event, "oob": True}
+    counts = {**counts_context(event), "event": event, "oob": True}
     html = render_to_string(f"{PLAYERS}#entry", context, request=request)
     html += render_to_string(f"{PLAYERS}#counts", counts, request=request)
     return HttpResponse(html, status=error_status(request, status))
