@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import autoplay
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
-from tournaments.club_models import ClubInvitation
+from tournaments.club_models import ClubInvitation, NewcomerRequest
 from tournaments.clubs.services import invitations, seasons
 from tournaments.common import tokens
 from tournaments.events.selectors.identity import slip_token
@@ -124,6 +124,7 @@ class World:
         autoplay.play(self.game, random.Random(1))  # finished, awaiting confirmation
         self.game.refresh_from_db()
         self.entry = Entry.objects.get(event=self.event, player_id=table.seat_0_id)
+        self.newcomer = NewcomerRequest.objects.create(event=self.event, name="A7 Newcomer")
         other = club_create(name="Club B", slug="club-b", creator=bob)
         night_b = event_create(club=other, name="B night", organisers=[bob])
         organiser_add(event=night_b, username="carol", by=bob)
@@ -170,6 +171,7 @@ def build_url(name: str, route: str, world: World) -> str:
         "what": "standings",
         "fmt": "csv",
         "invitation_id": world.invitation.pk,
+        "request_id": world.newcomer.pk,
         "token": world.invitation_token,
     }
     return reverse(name, kwargs={key: values[key] for key in wanted})
@@ -225,10 +227,13 @@ def fingerprint() -> tuple:
     return (
         _rows(Club.objects, "pk", "name", "ratings_public", "rate_casual_games"),
         _rows(Club.organisers.through.objects, "club_id", "user_id"),
-        _rows(Event.objects, "pk", "name", "status", "season_id", "rounds_planned"),
+        _rows(
+            Event.objects, "pk", "name", "status", "season_id", "rounds_planned", "self_check_in"
+        ),
         _rows(Event.organisers.through.objects, "event_id", "user_id"),
         _rows(Player.objects, "pk", "club_id", "name"),
-        _rows(Entry.objects, "pk", "player_id", "checked_in", "withdrawn"),
+        _rows(Entry.objects, "pk", "player_id", "checked_in", "checked_in_by", "withdrawn"),
+        _rows(NewcomerRequest.objects, "pk", "event_id", "name"),
         _rows(Season.objects, "pk", "name", "min_nights"),
         _rows(Round.objects, "pk", "status"),
         _rows(Table.objects, "pk", "outcome", "pin", "seat_0_id", "seat_1_id", "seat_2_id"),

@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import DealEntry, Game, GameChange, SeatClaim, Verdict
-from tournaments.club_models import ClubInvitation
+from tournaments.club_models import ClubInvitation, NewcomerRequest
 from tournaments.models import (
     ApiToken,
     Bye,
@@ -86,6 +86,7 @@ def rows(django_user_model):
         ClubInvitation: ClubInvitation.objects.create(
             club=club, digest="i" * 64, made_by="olga", note="Ana", expires_at=timezone.now()
         ),
+        NewcomerRequest: NewcomerRequest.objects.create(event=event, name="Ana's friend"),
         Season: Season.objects.create(club=club, name="Ana's autumn"),
         ClubGame: ClubGame.objects.create(
             game=Game.objects.create(

@@ -25,6 +25,7 @@ from scoring import autoplay
 from scoring.models import Game, Quorum
 from tournaments.clubs.services import seasons
 from tournaments.common import tokens
+from tournaments.events.services import check_in
 from tournaments.models import Club, Event, Round
 
 pytestmark = pytest.mark.django_db(transaction=True)  # a round is built by a task on commit
@@ -150,6 +151,16 @@ def run_evening(evening: Evening, django_user_model) -> None:
     first = f"/api/events/{slug}/players/{players[0]['id']}"
     for change in ("check-out", "check-in", "withdraw", "reinstate"):
         call("POST", f"{first}/{change}", {"reason": "late"}, expect=200)
+
+    # self check-in: opened, a newcomer accepted and one declined, closed
+    call("POST", f"/api/events/{slug}/self-check-in/open", {}, expect=200)
+    event_row = Event.objects.get(slug=slug)
+    for name, address in (("Player 8", "10.0.0.8"), ("Player 9", "10.0.0.9")):
+        check_in.newcomer_ask(event=event_row, name=name, address=address)
+    waiting = call("GET", f"/api/events/{slug}/newcomers")["newcomers"]
+    call("POST", f"/api/events/{slug}/newcomers/{waiting[0]['id']}/accept", {}, expect=200)
+    call("POST", f"/api/events/{slug}/newcomers/{waiting[1]['id']}/decline", {}, expect=200)
+    call("POST", f"/api/events/{slug}/self-check-in/close", {}, expect=200)
 
     call("POST", f"/api/events/{slug}/rounds", {}, expect=202)
     rnd = f"/api/events/{slug}/rounds/1"

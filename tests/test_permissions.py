@@ -72,6 +72,7 @@ def build(name: str, route: str, world) -> str:
         "fmt": "csv",
         "invitation_id": 1,
         "token": "no-such-invitation",
+        "request_id": 1,  # a newcomer's request (self check-in): none waits
     }
     return reverse(name, kwargs={key: values[key] for key in wanted})
 

@@ -11,7 +11,7 @@ new one once).
 from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
-from tournaments.club_models import ClubInvitation
+from tournaments.club_models import ClubInvitation, NewcomerRequest
 from tournaments.models import (
     ApiToken,
     Bye,
@@ -63,8 +63,8 @@ class EventAdmin(ReadOnlyAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):
-    list_display = ("player", "event", "checked_in", "withdrawn", "joined_round", "created_at")
-    list_filter = ("checked_in", "withdrawn", "event")
+    list_display = ("player", "event", "checked_in", "checked_in_by", "withdrawn", "joined_round")
+    list_filter = ("checked_in", "checked_in_by", "withdrawn", "event")
     search_fields = ("player__name", "event__name")
     list_select_related = ("player", "event")
 
@@ -170,6 +170,16 @@ class ClubInvitationAdmin(ReadOnlyAdmin):
     fields = list_display + ("used_at",)
     readonly_fields = fields
     list_select_related = ("club", "used_by")
+
+
+@admin.register(NewcomerRequest)
+class NewcomerRequestAdmin(ReadOnlyAdmin):
+    """Who asked from their phone to be entered (self check-in), waiting for an answer."""
+
+    list_display = ("name", "event", "asked_at")
+    list_filter = ("event", "asked_at")
+    search_fields = ("name", "event__name")
+    list_select_related = ("event",)
 
 
 @admin.register(ApiToken)

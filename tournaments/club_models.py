@@ -143,3 +143,19 @@ class ClubInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club}: invitation {self.pk}"
+
+
+class NewcomerRequest(models.Model):
+    """Someone at the door whose name is not on the event's list asks, from their phone, to be
+    entered (self check-in): the organiser accepts (entered and checked in) or declines, and
+    the request is gone (tournaments.events.services.check_in)."""
+
+    event = models.ForeignKey("Event", on_delete=models.CASCADE, related_name="newcomers")
+    name = models.CharField(max_length=80)
+    asked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["asked_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.name} asks to be entered"

@@ -109,6 +109,7 @@ class Event(models.Model):
     )
     #: Round 1 of a swiss event paired by the players' club ratings instead of at random.
     seed_by_rating = models.BooleanField(_("seed round 1 by rating"), default=False)
+    self_check_in = models.BooleanField(_("players check themselves in"), default=False)
     season = models.ForeignKey(
         "Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
     )
@@ -154,11 +155,13 @@ class Event(models.Model):
 
 
 class Entry(models.Model):
-    """A player's place in one event: checked in, withdrawn, or joining late."""
+    """A player's place in one event: checked in (how: services.check_in), withdrawn, late."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries")
     checked_in = models.BooleanField(_("checked in"), default=False)
+    checked_in_by = models.CharField(max_length=10, blank=True, default="")
+    checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     joined_round = models.PositiveSmallIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -373,12 +376,10 @@ class EventLog(models.Model):
 
 class ApiToken(models.Model):
     """An account's API token: what scripts send as ``Authorization: Bearer <token>``.
-
     Only a digest of the token is stored, as Django stores passwords, so a copy of the database
     (a backup, a leaked dump) lets nobody in. The token holds 256 random bits, so a plain SHA-256
     is enough: a slow password hash protects guessable secrets, and these cannot be guessed.
-    One token per account: a new one replaces the old, which stops working at once.
-    """
+    One token per account: a new one replaces the old, which stops working at once."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"

@@ -6,6 +6,7 @@ from tournaments.clubs.views import organise_club, organise_invitations, organis
 from tournaments.events.views import (
     account,
     organise,
+    organise_check_in,
     organise_codes,
     organise_end,
     organise_players,
@@ -124,6 +125,24 @@ urlpatterns = [
         name="organise_reinstate",
     ),
     path(EVENT + "players/slips/", organise_codes.slips, name="organise_player_slips"),
+    # self check-in (tournaments.events.views.organise_check_in)
+    path(
+        EVENT + "players/self-check-in/",
+        organise_check_in.self_check_in_set,
+        name="organise_self_check_in",
+    ),
+    path(EVENT + "players/arrivals/", organise_check_in.arrivals_part, name="organise_arrivals"),
+    path(EVENT + "players/door-poster/", organise_check_in.poster, name="organise_door_poster"),
+    path(
+        EVENT + "players/newcomers/<int:request_id>/accept/",
+        organise_check_in.newcomer_accept,
+        name="organise_newcomer_accept",
+    ),
+    path(
+        EVENT + "players/newcomers/<int:request_id>/decline/",
+        organise_check_in.newcomer_decline,
+        name="organise_newcomer_decline",
+    ),
     path(
         EVENT + "players/<int:entry_id>/code/",
         organise_codes.code_renew,

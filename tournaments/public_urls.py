@@ -4,7 +4,7 @@ from django.urls import path, re_path
 from django.views.generic import TemplateView
 
 from tournaments.clubs.views import public_club, public_player, public_ratings, public_season
-from tournaments.events.views import public_pages
+from tournaments.events.views import public_check_in, public_pages
 from tournaments.results.views import public_standings
 from tournaments.rounds.views import public_next, public_pin, public_seat
 
@@ -26,6 +26,10 @@ urlpatterns = [
     path(EVENT + "next/live/", public_next.next_seat_live, name="next_seat_live"),
     path(EVENT + "next/version/", public_next.next_seat_version, name="next_seat_version"),
     path(EVENT + "table/", public_pin.table_pin, name="table_pin"),
+    # self check-in: "I'm here" (tournaments.events.views.public_check_in)
+    path(EVENT + "here/", public_check_in.here, name="check_in_here"),
+    path(EVENT + "here/check-in/", public_check_in.here_check_in, name="check_in_here_post"),
+    path(EVENT + "here/ask/", public_check_in.here_ask, name="check_in_ask"),
     path(EVENT + "rounds/<int:number>/", public_pages.round_detail, name="round"),
     path(EVENT + "standings/", public_standings.standings, name="standings"),
     path(EVENT + "standings/live/", public_standings.standings_live, name="standings_live"),

@@ -136,6 +136,7 @@ def test_a_whole_event_through_the_api(api, organiser):
             "id": player["id"],
             "name": player["name"],
             "status": "checked_in",
+            "checked_in_by": "organiser",
         }
 
     for number in (1, 2):
@@ -384,7 +385,12 @@ def test_check_out_withdraw_and_reinstate(api, organised_event):
     base = f"/api/events/{organised_event.slug}/players/{player}"
     assert api.post(f"{base}/check-out").json()["status"] == "entered"
     response = api.post(f"{base}/withdraw", {"reason": "went home"})
-    assert response.json() == {"id": player, "name": "Player 01", "status": "withdrawn"}
+    assert response.json() == {
+        "id": player,
+        "name": "Player 01",
+        "status": "withdrawn",
+        "checked_in_by": "",
+    }
     assert EventLog.objects.get(action="withdrawn").reason == "went home"
     # a withdrawn player is not checked in again, nor withdrawn twice
     for change in ("check-in", "withdraw"):

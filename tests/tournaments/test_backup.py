@@ -30,11 +30,17 @@ from scoring.models import DealEntry, Game, GameChange
 from scoring.selectors import game_state_json, live_entries
 from tournaments import backup
 from tournaments.backup import writing
+from tournaments.club_models import NewcomerRequest
 from tournaments.common import event_settings
 from tournaments.common.errors import TournamentError
 from tournaments.events.selectors.entries import player_names
+from tournaments.events.services import check_in
 from tournaments.events.services.event import club_create, event_create
-from tournaments.events.services.registration import entry_withdraw, players_register
+from tournaments.events.services.registration import (
+    entry_check_in,
+    entry_withdraw,
+    players_register,
+)
 from tournaments.management.commands.simulate_event import simulate
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
 from tournaments.results import sweep
@@ -56,6 +62,7 @@ MODELS: list[type[Model]] = [
     Bye,
     Standings,
     EventLog,
+    NewcomerRequest,
     Game,
     DealEntry,
     GameChange,
@@ -131,6 +138,13 @@ def played() -> Event:
     _play_and_confirm(tables[0], rng)
     autoplay.play(tables[1].game, rng, actor="table")
     autoplay.play(tables[2].game, rng, deals=3, actor="table")
+
+    # self check-in: the late comer checked in again from their phone, a newcomer waiting
+    late = Entry.objects.get(event=event, player__name="Late Comer")
+    entry_check_in(entry=late, checked_in=False, actor="olga")
+    check_in.self_check_in_set(event=event, open=True, actor="olga")
+    check_in.self_check_in(event=event, entry=late, proven=late)
+    check_in.newcomer_ask(event=event, name="Asked At Door", address="10.0.0.1")
     return Event.objects.get(pk=event.pk)
 
 
@@ -243,6 +257,13 @@ def test_the_export_holds_the_whole_event_and_names_players_by_name(played):
     assert set(swapped["data"]["players"]) <= names
     withdrawn = next(line for line in data["log"] if line["action"] == "withdrawn")
     assert withdrawn["data"]["player"] == "Player 05" and withdrawn["reason"] == "went home"
+    assert data["event"]["self_check_in"] is True
+    assert entries["Late Comer"]["checked_in_by"] == "phone"
+    assert entries["Late Comer"]["checked_in_at"]
+    assert entries["Player 01"]["checked_in_by"] == "organiser"
+    assert [asked["name"] for asked in data["newcomers"]] == ["Asked At Door"]
+    self_checked = next(line for line in data["log"] if line["action"] == "self_checked_in")
+    assert self_checked["data"]["player"] == "Late Comer"
 
     games = [table["game"] for round_ in rounds for table in round_["tables"]]
     actions = {change["action"] for game in games for change in game["changes"]}
@@ -663,12 +684,14 @@ def test_a_backup_written_before_the_rewrite_imports_and_round_trips():
     # snapshot's `current` says it) and `counted`, which that version did not keep, is empty;
     # so are the table phones' fields (the keeper alone confirms, no PIN).
     again = document(event)
-    added = {"counted", "confirm_quorum", "seed_by_rating", "pin", "quorum"}
+    added = {"counted", "confirm_quorum", "seed_by_rating", "pin", "quorum", "self_check_in"}
+    added |= {"checked_in_by", "checked_in_at", "newcomers"}  # self check-in
     # A change's game version, which that version did not keep either, reads as unknown.
     changes = list(changes_in(again))
     assert changes and all(change.pop("version") is None for change in changes)
     assert canonical(again, added) == canonical(old, {"results_stamp"})
     assert again["event"]["confirm_quorum"] == "keeper"
+    assert again["event"]["self_check_in"] is False and again["newcomers"] == []
     assert all(snapshot["counted"] == {} for snapshot in again["standings"])
 
     # The walkouts: players in the tables' JSON are the same people again.

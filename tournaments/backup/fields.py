@@ -49,9 +49,10 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
 #: reads as the field's default (walkouts: no void policy chosen, every table played;
 #: standings: nothing counted beyond the closed rounds; table phones: the keeper alone
 #: confirms, no PIN yet; a change's game version: unknown, as on changes made before
-#: versions were kept).
+#: versions were kept; self check-in: closed, and nobody said how a player checked in).
 ADDED: dict[type[models.Model], set[str]] = {
-    Event: {"void_policy", "confirm_quorum", "seed_by_rating"},
+    Event: {"void_policy", "confirm_quorum", "seed_by_rating", "self_check_in"},
+    Entry: {"checked_in_by", "checked_in_at"},
     Table: {"outcome", "outcome_reason", "substitutions", "void_players", "pin"},
     Standings: {"counted"},
     Game: {"quorum"},

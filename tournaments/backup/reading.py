@@ -17,14 +17,19 @@ from scoring.names import NameProblem, PlayerName
 from tournaments.backup.document import check
 from tournaments.backup.fields import FORMAT, VERSION, bad, items, moment, nobody, row_in
 from tournaments.backup.games import read_game
+from tournaments.club_models import NewcomerRequest
 from tournaments.common import event_settings
 from tournaments.common.errors import TournamentError
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
 
 #: The rows below the event, in an order that saves each row after those it points at.
 ORDER = (Entry, Game, DealEntry, GameChange, Round, Table, Bye, Standings, EventLog)
+ORDER += (NewcomerRequest,)
 TOP = ("format", "version", "exported_at", "club", "event", "entries", "rounds")
 TOP += ("standings", "log")
+#: Keys added after version 1 of the format: a backup written before them lacks them (self
+#: check-in: no newcomer waiting).
+OPTIONAL_TOP = ("newcomers",)
 
 
 @dataclass
@@ -66,7 +71,7 @@ def read(data: object) -> Plan:
     missing = [key for key in TOP if key not in data]
     if missing:
         raise bad("lacks", "", keys=", ".join(missing))
-    unknown = sorted(str(key) for key in data if key not in TOP)
+    unknown = sorted(str(key) for key in data if key not in TOP + OPTIONAL_TOP)
     if unknown:
         raise bad("unknown_keys", "", keys=", ".join(unknown))
     moment(data["exported_at"], "exported_at")
@@ -88,6 +93,9 @@ def read(data: object) -> Plan:
     for item, where in items(data, "log", ""):
         line, _ = row_in(EventLog, item, where, plan.finder(f"{where}.data"))
         plan.add(line, event=plan.event)
+    for item, where in items({"newcomers": [], **data}, "newcomers", ""):
+        asked, _ = row_in(NewcomerRequest, item, where, nobody)
+        plan.add(asked, event=plan.event)
     _no_id_twice(Player, list(plan.players.values()))
     for model in ORDER:
         _no_id_twice(model, plan.rows[model])

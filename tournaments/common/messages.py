@@ -110,6 +110,17 @@ MESSAGES = {
     "code_wrong": _(
         "that is not %(name)s's personal code: check it on your slip, or ask the organiser"
     ),
+    # self check-in (tournaments.events.services.check_in)
+    "self_check_in_closed": _("self check-in is not open: check in with the organiser"),
+    "self_check_in_not_yours": _(
+        "this phone has not proven to be %(name)s's: type their personal code, or ask the "
+        "organiser (one phone checks in one person)"
+    ),
+    "newcomer_entered": _("%(name)s is on the list already: find your name and check in"),
+    "newcomer_blocked": _(
+        "too many requests: try again in %(minutes)s minutes, or ask the organiser"
+    ),
+    "newcomer_answered": _("the request of %(name)s has been answered already"),
     # tables after a walkout (tournaments.rounds.services.walkouts)
     "table_not_open": _("only a table of a published round, not yet closed, can be changed"),
     "table_no_game": _("the table has no game yet"),

@@ -10,10 +10,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from scoring.names import near_pairs
+from tournaments.club_models import NewcomerRequest
+from tournaments.events.selectors.check_in import missing_entries, newcomers_waiting
+from tournaments.events.selectors.entries import EntryCounts, entry_counts
 from tournaments.models import Entry, Event, Round
 from tournaments.rounds.presenters.tables import round_over
-from tournaments.rounds.selectors import RoundProgress
+from tournaments.rounds.selectors import RoundProgress, round_to_build
 from tournaments.rounds.services.pins import pins_open
+from tournaments.rounds.services.rounds import too_few_players
 
 #: An event's state on its home page, after "Status".
 EVENT_STATES = {
@@ -118,3 +122,71 @@ def names_alike(entries: list[Entry], seated: set[int]) -> list[Alike]:
         both = [newer, older]
         alike.append(Alike(newer, older, [e for e in both if e.player_id not in seated]))
     return alike
+
+
+def check_in_what(action: str, values: dict) -> str:
+    """The log's words for self check-in (tournaments.events.services.check_in; "" for any
+    other action); `values` holds the player's or the newcomer's name as "name"."""
+    if action == "self_check_in_opened":
+        return _("Self check-in opened: players check in from their phones.")
+    if action == "self_check_in_closed":
+        return _("Self check-in closed.")
+    if action == "self_checked_in":
+        return _("%(name)s checked in from their phone.") % values
+    if action == "check_in_undone":
+        return _("%(name)s's check-in from their phone undone.") % values
+    if action == "newcomer_asked":
+        return _("%(name)s asked to be entered.") % values
+    if action == "newcomer_accepted":
+        return _("%(name)s's request accepted: entered and checked in.") % values
+    if action == "newcomer_declined":
+        return _("%(name)s's request declined.") % values
+    return ""
+
+
+# --- the players page: the counts, and who is arriving --------------------------------------
+
+
+def counts_context(event: Event, counts: EntryCounts | None = None) -> dict:
+    """The players page's counts line and the step after check-in: building the next round,
+    once enough players are checked in for a table (round_create's rule, too_few_players) and
+    no round is under way."""
+    counts = counts or entry_counts(event)
+    next_number = round_to_build(event, event.rounds.order_by("-number").first())
+    ready = next_number is not None and too_few_players(counts.checked_in) is None
+    return {"counts": counts, "next_number": next_number if ready else None}
+
+
+@dataclass(frozen=True)
+class Arrivals:
+    """Who is arriving, on the organiser's players page (polled while self check-in is open):
+    whether players check themselves in, the counts (how many from their phones), who has not
+    arrived yet and the newcomers waiting for an answer."""
+
+    open: bool
+    counts: EntryCounts
+    missing: list[Entry]
+    newcomers: list[NewcomerRequest]
+
+    @property
+    def polled(self) -> bool:
+        """Polled while phones may check in or newcomers wait."""
+        return self.open or bool(self.newcomers)
+
+
+def arrivals(
+    event: Event, counts: EntryCounts | None = None, entries: list[Entry] | None = None
+) -> Arrivals:
+    """The arrivals; `counts` and every entry of the event (`entries`), where the page has
+    read them already, are not read again."""
+    missing = (
+        missing_entries(event)
+        if entries is None
+        else [e for e in entries if not e.checked_in and not e.withdrawn]
+    )
+    return Arrivals(
+        open=event.self_check_in and not event.is_closed,
+        counts=counts or entry_counts(event),
+        missing=missing,
+        newcomers=newcomers_waiting(event),
+    )

@@ -119,6 +119,11 @@ class EntryOut(Out):
     id: int = Field(description="the player's id")
     name: str
     status: str = word(ENTRY_STATUSES)
+    checked_in_by: str = word(
+        ("organiser", "phone", ""),
+        "how the player was checked in: by an organiser (a page or this API), from their own "
+        'phone (self check-in), or "" while not checked in',
+    )
 
 
 class PlayersOut(Out):
@@ -290,7 +295,12 @@ def entry_status(entry: Entry) -> str:
 
 
 def _entry_answer(entry: Entry) -> dict:
-    return {"id": entry.player_id, "name": entry.player.name, "status": entry_status(entry)}
+    return {
+        "id": entry.player_id,
+        "name": entry.player.name,
+        "status": entry_status(entry),
+        "checked_in_by": entry.checked_in_by if entry.checked_in else "",
+    }
 
 
 @router.post(

@@ -72,12 +72,15 @@ class EntryCounts:
     entered: int
     checked_in: int
     withdrawn: int
+    from_phones: int = 0  # checked in from their own phones (self check-in)
 
 
 def entry_counts(event: Event) -> EntryCounts:
-    counts = event.entries.aggregate(
+    in_event = Q(checked_in=True, withdrawn=False)
+    counts = event.entries.aggregate(  # from_phones first: its filter names the fields
+        from_phones=Count("pk", filter=in_event & Q(checked_in_by="phone")),
         entered=Count("pk"),
-        checked_in=Count("pk", filter=Q(checked_in=True, withdrawn=False)),
+        checked_in=Count("pk", filter=in_event),
         withdrawn=Count("pk", filter=Q(withdrawn=True)),
     )
     return EntryCounts(**counts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import ProtectedError
+from django.utils import timezone
 
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_key
 from tournaments.common.errors import NotAllowed, TournamentError
@@ -85,7 +86,7 @@ def enter_players(
         entry, created = Entry.objects.get_or_create(
             event=event,
             player=player,
-            defaults={"checked_in": checked_in, "joined_round": next_round},
+            defaults={"joined_round": next_round, **checked_in_by(ORGANISER if checked_in else "")},
         )
         entries.append(entry)
         if created:
@@ -95,6 +96,20 @@ def enter_players(
     if entered and event.rounds.exists():  # before the first round there are no standings
         standings_changed(event)
     return entries
+
+
+#: How a player was checked in (Entry.checked_in_by): by an organiser, or from their own phone
+#: (events.services.check_in).
+ORGANISER, PHONE = "organiser", "phone"
+
+
+def checked_in_by(how: str) -> dict:
+    """An entry's check-in fields for `how` (ORGANISER or PHONE; "" checks out)."""
+    return {
+        "checked_in": bool(how),
+        "checked_in_by": how,
+        "checked_in_at": timezone.now() if how else None,
+    }
 
 
 def _still_entered(entry: Entry) -> None:
@@ -108,9 +123,18 @@ def _still_entered(entry: Entry) -> None:
 
 @transaction.atomic
 def entry_check_in(*, entry: Entry, checked_in: bool = True, actor: str = "") -> Entry:
+    """The organiser checks the player in, or out; checking out a player who checked in from
+    their own phone undoes that check-in (its own line in the log)."""
     _still_entered(entry)
-    entry.checked_in = checked_in
-    entry.save(update_fields=["checked_in"])
+    was_in, was_by = Entry.objects.values_list("checked_in", "checked_in_by").get(pk=entry.pk)
+    if not (checked_in and was_in):  # checked in already: how and when stay as they were
+        fields = checked_in_by(ORGANISER if checked_in else "")
+        for name, value in fields.items():
+            setattr(entry, name, value)
+        entry.save(update_fields=list(fields))
+    if not checked_in and was_in and was_by == PHONE:
+        log_action(entry.event, actor, "check_in_undone", player=entry.player_id)
+        return entry
     action = "checked_in" if checked_in else "checked_out"
     log_action(entry.event, actor, action, player=entry.player_id)
     return entry
@@ -120,7 +144,9 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True, actor: str = "") ->
 def entries_check_in_all(*, event: Event, actor: str = "") -> int:
     """Check in every entered player who has not withdrawn; one audit entry for them all."""
     _open(event)
-    count = event.entries.filter(checked_in=False, withdrawn=False).update(checked_in=True)
+    count = event.entries.filter(checked_in=False, withdrawn=False).update(
+        **checked_in_by(ORGANISER)
+    )
     log_action(event, actor, "checked_in_all", count=count)
     return count
 

@@ -26,9 +26,8 @@ from tournaments.common.web.clubs import PERMISSION as CLUB_PERMISSION
 from tournaments.common.web.forms_flow import submit
 from tournaments.events.csv_import import names_from_text
 from tournaments.events.forms import CheckInForm, OptionalReasonForm, PasteForm, PlayerForm
-from tournaments.events.presenters import names_alike
+from tournaments.events.presenters import arrivals, counts_context, names_alike
 from tournaments.events.selectors.entries import (
-    entry_counts,
     entry_of,
     event_entries,
     seated_ids,
@@ -42,9 +41,7 @@ from tournaments.events.services.registration import (
     players_register,
 )
 from tournaments.models import Entry, Event
-from tournaments.rounds.selectors import round_to_build
 from tournaments.rounds.services import walkouts
-from tournaments.rounds.services.rounds import too_few_players
 
 PLAYERS = "tournaments/organise/players.html"
 MAX_FILTER = 80
@@ -79,8 +76,9 @@ def _players(
     query = _filter(request)
     seated = seated_ids(event)
     entries = event_entries(event, query)
+    counts = counts_context(event)
     context = {
-        **_counts(event),
+        **counts,
         "event": event,
         "entries": entries,
         # one person entered twice? delete the mistake, or merge the two (a club's organiser)
@@ -93,18 +91,10 @@ def _players(
         "error": error,
         "open": event.status != Event.Status.CLOSED,
         "late": event.rounds.exists(),
+        # who is arriving (self check-in); the whole list is read already when unfiltered
+        "arrivals": arrivals(event, counts["counts"], None if query else entries),
     }
     return render(request, PLAYERS, context, status=status)
-
-
-def _counts(event: Event) -> dict:
-    """The counts line and the step after check-in: building the next round, once enough
-    players are checked in for a table (round_create's rule, too_few_players) and no round
-    is under way."""
-    counts = entry_counts(event)
-    next_number = round_to_build(event, event.rounds.order_by("-number").first())
-    ready = next_number is not None and too_few_players(counts.checked_in) is None
-    return {"counts": counts, "next_number": next_number if ready else None}
 
 
 @organiser_required
@@ -222,7 +212,7 @@ def _row(request, event: Event, entry: Entry, *, error: str = "", status: int = 
         "row_error": error,
         "seated": seated_ids(event),
     }
-    counts = {**_counts(event), "event": event, "oob": True}
+    counts = {**counts_context(event), "event": event, "oob": True}
     html = render_to_string(f"{PLAYERS}#entry", context, request=request)
     html += render_to_string(f"{PLAYERS}#counts", counts, request=request)
     return HttpResponse(html, status=error_status(request, status))

@@ -21,6 +21,7 @@ from scoring.selectors import from_hand
 from tournaments.common.event_settings import SETTING_LABELS
 from tournaments.common.messages import render
 from tournaments.common.vocabulary import PAIRING_MODE_LABELS
+from tournaments.events.presenters import check_in_what
 from tournaments.models import EventLog, Round, Table
 from tournaments.pairing import WHY_CODE
 from tournaments.rounds.presenters.tables import state_words
@@ -152,6 +153,8 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
     walkout = _walkout_what(action, data, names, values)  # tournaments.rounds.services.walkouts
     if walkout:
         return walkout
+    if checking_in := check_in_what(action, values):  # tournaments.events.services.check_in
+        return checking_in
     if action == "event_created":
         return _("Event created.")
     if action == "player_entered":

@@ -41,10 +41,13 @@ def seats(table: Table) -> list[Seat]:
     ]
 
 
+def qr_svg(url: str, title: str, scale: int = QR_SCALE) -> str:
+    """A QR code of `url` as inline SVG: the table cards', the slips', the door poster's."""
+    return segno.make(url, error="m").svg_inline(scale=scale, border=2, omitsize=True, title=title)
+
+
 def _qr(url: str, title: str) -> str:
-    return segno.make(url, error="m").svg_inline(
-        scale=QR_SCALE, border=2, omitsize=True, title=title
-    )
+    return qr_svg(url, title)
 
 
 def keeper_link(table: Table, absolute: Callable[[str], str]) -> tuple[str, str]:
