@@ -12,6 +12,10 @@ from django.dispatch import Signal
 
 game_confirmed = Signal()  # kwargs: game
 game_reopened = Signal()  # kwargs: game
+# A new deal was recorded (inside its transaction, the game locked): the game's owner may end
+# the game by its own rule (the tournaments app's round clock). Listeners must not fail the
+# deal: they refuse quietly.
+deal_recorded = Signal()  # kwargs: game, number
 # Asked, not told: where a game is played, for the heading of its table page. A listener that
 # owns the game answers {"event": name, "round": number, "table": number}; else None.
 game_place = Signal()  # kwargs: game

@@ -20,6 +20,7 @@ from tournaments.common import vocabulary
 PAIRING_MODES = vocabulary.choices(vocabulary.PAIRING_MODE_LABELS)
 BYE_POLICIES = vocabulary.choices(vocabulary.BYE_POLICY_LABELS)
 VOID_POLICIES = vocabulary.choices(vocabulary.VOID_POLICY_LABELS)
+CLOCK_AT_TIME = vocabulary.choices(vocabulary.CLOCK_AT_TIME_LABELS)
 
 
 def new_seed() -> int:
@@ -109,6 +110,20 @@ class Event(models.Model):
     )
     #: Round 1 of a swiss event paired by the players' club ratings instead of at random.
     seed_by_rating = models.BooleanField(_("seed round 1 by rating"), default=False)
+    #: The round clock (tournaments.rounds.services.clock): a round's length in minutes, 0
+    #: for no clock; whether it starts by itself when a round is published; what happens at
+    #: time (vocabulary.CLOCK_AT_TIME_LABELS) and, for "more", how many deals more.
+    clock_minutes = models.PositiveSmallIntegerField(_("round length (minutes)"), default=0)
+    clock_autostart = models.BooleanField(
+        _("start the clock when the round is published"), default=False
+    )
+    clock_at_time = models.CharField(
+        _("at time"),
+        max_length=10,
+        choices=CLOCK_AT_TIME,
+        default=vocabulary.DEFAULT_CLOCK_AT_TIME,
+    )
+    clock_more_deals = models.PositiveSmallIntegerField(_("deals more at time"), default=2)
     season = models.ForeignKey(
         "Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
     )
@@ -197,6 +212,12 @@ class Round(models.Model):
     built_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    #: The round clock (tournaments.rounds.services.clock): started (and not stopped), it
+    #: runs to `clock_deadline`, or is paused with `clock_remaining` seconds left.
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_deadline = models.DateTimeField(null=True, blank=True)
+    clock_remaining = models.PositiveIntegerField(null=True, blank=True)
+    clock_stopped_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -256,6 +277,8 @@ class Table(models.Model):
 
         PLAYED = "played", _("played")
         ENDED_EARLY = "ended_early", _("ended as it stood")
+        #: Ended as it stood by the round clock (tournaments.rounds.services.clock).
+        ENDED_AT_TIME = "at_time", _("ended at time")
         VOID = "void", _("void")
         ADJUSTED = "adjusted", _("adjusted")
 

@@ -12,13 +12,20 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from scoring.signals import game_confirmed, game_place, game_reopened, seat_identity
+from scoring.signals import (
+    deal_recorded,
+    game_confirmed,
+    game_place,
+    game_reopened,
+    seat_identity,
+)
 from tournaments import tasks  # noqa: F401 - registers the tasks by name
 from tournaments.common.queue import enqueue_on_commit
 from tournaments.common.services import standings_changed
 from tournaments.events.selectors.identity import identity_at_table
 from tournaments.models import Entry, Player, Table
 from tournaments.rounds import render as round_page_render
+from tournaments.rounds.services import clock
 
 
 @receiver(game_confirmed)
@@ -37,6 +44,13 @@ def ratings_changed(sender, game, **kwargs):
     substitution needs no call: each is refused on a confirmed game, which is reopened
     first."""
     enqueue_on_commit("rate_game", game.pk)
+
+
+@receiver(deal_recorded)
+def clock_at_time(sender, game, **kwargs):
+    """After the round's time, a deal recorded may end its game (the event's rule at time,
+    tournaments.rounds.services.clock); answers whether it did."""
+    return clock.deal_recorded(game)
 
 
 @receiver(game_place)

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import enum
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -154,6 +156,7 @@ class TableState:
     deals: int | None = None  # its live deals, where the reader counted them
     placed: bool = True  # a finished game has its placings (else its last tricks are needed)
     ended_early: bool = False  # confirmed as it stood when a player left (walkouts)
+    ended_at_time: bool = False  # confirmed as it stood when the round clock ran out (clock)
 
     @property
     def over(self) -> bool:
@@ -189,6 +192,7 @@ def table_state(table: Table, deals: int | None = None) -> TableState:
         deals=deals,
         placed=game.placings is not None,
         ended_early=confirmed and table.outcome == Table.Outcome.ENDED_EARLY,
+        ended_at_time=confirmed and table.outcome == Table.Outcome.ENDED_AT_TIME,
     )
 
 
@@ -357,3 +361,90 @@ def round_to_build(event: Event, last: Round | None) -> int | None:
     if last.status != Round.Status.CLOSED or last.number >= event.rounds_planned:
         return None
     return last.number + 1
+
+
+# --- the round clock ---------------------------------------------------------------------------
+
+
+class ClockStatus(enum.StrEnum):
+    """Where a round's clock is (tournaments.rounds.services.clock moves it)."""
+
+    OFF = "off"  # the event has no clock (no round length set)
+    IDLE = "idle"  # not started yet (or its round is not published)
+    RUNNING = "running"
+    PAUSED = "paused"
+    AT_TIME = "at_time"  # it ran out: the event's rule at time applies
+    STOPPED = "stopped"  # stopped by the organiser: no time limit for this round any more
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A round's clock as every page and the API show it, read at `now` (the server's time:
+    the phones count down from `deadline` by their offset to `now`, static/js/clock)."""
+
+    status: ClockStatus
+    now: datetime
+    minutes: int  # the event's round length
+    deadline: datetime | None = None  # while running or at time
+    remaining: int | None = None  # seconds left: running or paused (0 at time)
+
+    @property
+    def shown(self) -> bool:
+        """Whether pages show it: started and not stopped."""
+        return self.status in (ClockStatus.RUNNING, ClockStatus.PAUSED, ClockStatus.AT_TIME)
+
+    @property
+    def running(self) -> bool:
+        return self.status == ClockStatus.RUNNING
+
+    @property
+    def paused(self) -> bool:
+        return self.status == ClockStatus.PAUSED
+
+    @property
+    def at_time(self) -> bool:
+        return self.status == ClockStatus.AT_TIME
+
+    @property
+    def left_text(self) -> str:
+        """The time left as a clock shows it: "12:05", "1:02:00", "0:00" at time."""
+        seconds = self.remaining or 0
+        hours, rest = divmod(seconds, 3600)
+        minutes, seconds = divmod(rest, 60)
+        if hours:
+            return f"{hours}:{minutes:02d}:{seconds:02d}"
+        return f"{minutes}:{seconds:02d}"
+
+    def data(self) -> dict:
+        """The clock as the API and the pages' scripts read it (moments in ISO 8601)."""
+        return {
+            "status": self.status.value,
+            "now": self.now.isoformat(),
+            "minutes": self.minutes,
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "remaining": self.remaining,
+        }
+
+
+def clock_of(round_: Round, now: datetime | None = None) -> Clock:
+    """The round's clock at `now` (the server's time; default: this moment). Only a published
+    round's clock counts: a draft's has not started, a closed round's is over."""
+    now = now or timezone.now()
+    minutes = round_.event.clock_minutes
+    if not round_.is_published:
+        return Clock(ClockStatus.OFF if not minutes else ClockStatus.IDLE, now, minutes)
+    if round_.clock_started_at is None or round_.clock_stopped_at is not None:
+        if round_.clock_stopped_at is not None:
+            return Clock(ClockStatus.STOPPED, now, minutes)
+        return Clock(ClockStatus.OFF if not minutes else ClockStatus.IDLE, now, minutes)
+    if round_.clock_remaining is not None:
+        return Clock(ClockStatus.PAUSED, now, minutes, remaining=round_.clock_remaining)
+    deadline = round_.clock_deadline
+    left = max(0, math.ceil((deadline - now).total_seconds()))
+    status = ClockStatus.RUNNING if left > 0 else ClockStatus.AT_TIME
+    return Clock(status, now, minutes, deadline=deadline, remaining=left)
+
+
+def round_at_time(round_: Round, now: datetime | None = None) -> bool:
+    """Whether the round's clock has run out (its rule at time applies to its tables)."""
+    return round_.is_published and clock_of(round_, now).at_time

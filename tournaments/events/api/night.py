@@ -21,7 +21,6 @@ OPERATION_IDS = "tournaments_api_organise"
 router = ApiRouter(auth=organiser_token, tags=["organisers"])
 
 
-
 class NothingIn(Body):
     """``{}`` (or no body at all)."""
 
