@@ -20,7 +20,7 @@ from tournaments.models import EventLog, Round, Table
 from tournaments.results import exports
 from tournaments.rounds.presenters.organise import log_lines
 from tournaments.rounds.presenters.tables import state_words
-from tournaments.rounds.selectors import ClockStatus, clock_of, table_state
+from tournaments.rounds.selectors import ClockStatus, clock_of, table_state, tables_over_time
 from tournaments.rounds.services import clock
 from tournaments.rounds.services.walkouts import settled_tables
 
@@ -230,7 +230,7 @@ def test_finish_the_deal_the_next_deal_after_time_ends_the_game_as_it_stands(clo
     assert first.outcome == Table.Outcome.ENDED_AT_TIME
     assert sorted(game.placings) == [0, 1, 2]
     # The second table, which recorded nothing since, still plays: flagged for the organiser.
-    assert clock.tables_over_time(fresh(round_), tables_of(round_)) == {second.number}
+    assert tables_over_time(fresh(round_), tables_of(round_)) == {second.number}
     # Shown as ended by the clock: the round pages, the standings' notes, the exports...
     words = state_words(table_state(first))
     assert words == "ended at time as it stood (round clock), confirmed"
@@ -284,12 +284,12 @@ def test_the_organiser_decides_the_clock_ends_nothing_itself(clocked):
     next_deal(table.game, rng)
     table.refresh_from_db()
     assert table.outcome == Table.Outcome.PLAYED and table.game.result == Game.Result.IN_PLAY
-    assert table.number in clock.tables_over_time(fresh(round_), tables_of(round_))
+    assert table.number in tables_over_time(fresh(round_), tables_of(round_))
 
     clock.table_end_at_time(table=table, actor="olga")
     table.refresh_from_db()
     assert table.outcome == Table.Outcome.ENDED_AT_TIME and table.game.confirmed
-    assert table.number not in clock.tables_over_time(fresh(round_), tables_of(round_))
+    assert table.number not in tables_over_time(fresh(round_), tables_of(round_))
 
 
 def test_a_stopped_or_paused_clock_ends_no_game(clocked):

@@ -38,7 +38,8 @@ from tournaments.common.web.api_input import (
 )
 from tournaments.models import Event, Player, Round, Table
 from tournaments.results import services as results_service
-from tournaments.rounds.selectors import round_stuck, table_of
+from tournaments.rounds.selectors import ClockStatus, clock_of, round_stuck, table_of
+from tournaments.rounds.services import clock as clock_service
 from tournaments.rounds.services import rounds as rounds_service
 from tournaments.rounds.services import walkouts
 
@@ -163,6 +164,29 @@ class RoundOut(Out):
     stuck: bool = absent("true: the build waits longer than it should; rebuild or delete it")
 
 
+class ClockOut(Out):
+    """The round clock (tournaments.rounds.selectors.Clock): one deadline on the server's
+    time; a client counts down from `deadline` by its own offset to `now`."""
+
+    status: str = word(
+        [status.value for status in ClockStatus],
+        "off: the event has no clock; idle: not started; at_time: it ran out",
+    )
+    now: str = Field(description="the server's time of this answer (ISO 8601)")
+    minutes: int = Field(description="the event's round length in minutes (0: no clock)")
+    deadline: str | None = Field(description="when time is up (running, at_time), ISO 8601")
+    remaining: int | None = Field(description="seconds left (running, paused; 0 at time)")
+
+
+class RoundClockOut(RoundOut):
+    clock: ClockOut
+
+
+def clock_data(round_: Round) -> dict:
+    """The round's clock as the API gives it."""
+    return clock_of(round_).data()
+
+
 def round_status(round_: Round) -> dict:
     """``{"status"}``; for a failed build ``"error"``: why it failed; for a build waiting
     longer than it should (no worker took it) ``"stuck": true``: rebuild or delete it."""
@@ -233,6 +257,46 @@ for _name, _step in ROUND_STEPS.items():
         response={200: RoundOut, **ERRORS},
         openapi_extra=extra(body_doc(EmptyIn), links(200, **_to_round("$request.path.number"))),
     )(_step_view(_name, _step))
+
+
+# --- the round clock ---------------------------------------------------------------------------
+
+#: The clock's moves, as on the round page (rounds.services.clock); extend adds 5 minutes.
+CLOCK_STEPS = {
+    "start": clock_service.clock_start,
+    "pause": clock_service.clock_pause,
+    "resume": clock_service.clock_resume,
+    "extend": clock_service.clock_extend,
+    "stop": clock_service.clock_stop,
+}
+
+
+def _clock_view(name: str, step):
+    def view(request: HttpRequest, slug: str, number: str) -> HttpResponse:
+        event = organised_event(request.auth, slug)
+        round_ = _round(event, number)
+        read_body(request, EmptyIn, empty_ok=True)
+        step(round_=round_, actor=actor(request.auth))
+        round_ = Round.objects.select_related("event").get(pk=round_.pk)
+        return json_response(
+            {"round": round_.number, **round_status(round_), "clock": clock_data(round_)}
+        )
+
+    view.__name__ = f"round_clock_{name}"
+    view.__doc__ = (
+        f"The round clock: {name} (as on the round's page; extend: 5 minutes more). "
+        "Refused (409) without a round length, before the round is published or once closed, "
+        "or when the clock is not in a state to do it."
+    )
+    return view
+
+
+for _name, _step in CLOCK_STEPS.items():
+    router.post(
+        ROUND + "clock/" + _name,
+        response={200: RoundClockOut, **ERRORS},
+        openapi_extra=extra(body_doc(EmptyIn), links(200, **_to_round("$request.path.number"))),
+    )(_clock_view(_name, _step))
 
 
 # --- a table whose player left -----------------------------------------------------------------

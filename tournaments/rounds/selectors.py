@@ -448,3 +448,15 @@ def clock_of(round_: Round, now: datetime | None = None) -> Clock:
 def round_at_time(round_: Round, now: datetime | None = None) -> bool:
     """Whether the round's clock has run out (its rule at time applies to its tables)."""
     return round_.is_published and clock_of(round_, now).at_time
+
+
+def tables_over_time(round_: Round, tables: list[Table], now: datetime | None = None) -> set[int]:
+    """The numbers of `tables` (of this round) still playing after its time: what the
+    organiser's round page flags."""
+    if not clock_of(round_, now).at_time:
+        return set()
+    return {
+        table.number
+        for table in tables
+        if table.game is not None and table.game.result == Game.Result.IN_PLAY
+    }

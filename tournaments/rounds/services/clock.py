@@ -228,15 +228,3 @@ def deal_recorded(game: Game) -> bool:
     except TournamentError:
         return False
     return True
-
-
-def tables_over_time(round_: Round, tables: list[Table]) -> set[int]:
-    """The numbers of `tables` (of this round) still playing after time: what the organiser's
-    round page flags."""
-    if not clock_of(round_).at_time:
-        return set()
-    return {
-        table.number
-        for table in tables
-        if table.game is not None and table.game.result == Game.Result.IN_PLAY
-    }
