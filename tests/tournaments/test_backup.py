@@ -658,6 +658,7 @@ CLOCK_FIELDS = {
     "clock_deadline",
     "clock_remaining",
     "clock_stopped_at",
+    "time_up_at",
 }
 
 

@@ -48,10 +48,10 @@ def fresh(round_: Round) -> Round:
 
 
 def time_up(round_: Round, ago: int = 0) -> None:
-    """The round's time ran out `ago` seconds ago."""
-    Round.objects.filter(pk=round_.pk).update(
-        clock_deadline=timezone.now() - timedelta(seconds=ago)
-    )
+    """The round's time ran out `ago` seconds ago (its games told, as the clock's moves do)."""
+    deadline = timezone.now() - timedelta(seconds=ago)
+    Round.objects.filter(pk=round_.pk).update(clock_deadline=deadline)
+    Game.objects.filter(table__round=round_).update(time_up_at=deadline)
 
 
 def tables_of(round_: Round) -> list[Table]:
@@ -88,6 +88,10 @@ def test_start_pause_resume_extend_stop_each_move_the_deadline_and_are_logged(cl
     clock.clock_start(round_=round_, actor="olga")
     state = clock_of(fresh(round_))
     assert state.status == ClockStatus.RUNNING
+    # The round's games know when their time is up: the deal write asks the rule only then.
+    assert set(Game.objects.filter(table__round=round_).values_list("time_up_at", flat=True)) == {
+        state.deadline
+    }
     after = timezone.now()
     assert before + timedelta(minutes=30) <= state.deadline <= after + timedelta(minutes=30)
     assert 29 * 60 < state.remaining <= 30 * 60
@@ -95,6 +99,7 @@ def test_start_pause_resume_extend_stop_each_move_the_deadline_and_are_logged(cl
     clock.clock_pause(round_=round_, actor="olga")
     paused = clock_of(fresh(round_))
     assert paused.status == ClockStatus.PAUSED and paused.deadline is None
+    assert not Game.objects.filter(table__round=round_, time_up_at__isnull=False).exists()
     left = paused.remaining
     clock.clock_extend(round_=round_, actor="olga")
     assert clock_of(fresh(round_)).remaining == left + 300

@@ -63,7 +63,7 @@ ADDED: dict[type[models.Model], set[str]] = {
     Round: {"clock_started_at", "clock_deadline", "clock_remaining", "clock_stopped_at"},
     Table: {"outcome", "outcome_reason", "substitutions", "void_players", "pin"},
     Standings: {"counted"},
-    Game: {"quorum"},
+    Game: {"quorum", "time_up_at"},
     GameChange: {"version"},
 }
 

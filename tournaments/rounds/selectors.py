@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import hashlib
 import math
 from dataclasses import dataclass
 from datetime import datetime
@@ -387,6 +389,7 @@ class Clock:
     minutes: int  # the event's round length
     deadline: datetime | None = None  # while running or at time
     remaining: int | None = None  # seconds left: running or paused (0 at time)
+    mark: str = ""  # names the organiser's last move (clock_mark): a change is news to pages
 
     @property
     def shown(self) -> bool:
@@ -426,7 +429,36 @@ class Clock:
         }
 
 
+#: The round fields the organiser's moves change (clock_mark).
+CLOCK_FIELDS = (
+    "status",
+    "clock_started_at",
+    "clock_deadline",
+    "clock_remaining",
+    "clock_stopped_at",
+)
+
+
+def clock_mark(values) -> str:
+    """A short name of a round's clock as the organiser last set it (`values`: the round's
+    CLOCK_FIELDS, in order): the keeper's poll answers anew when it changes."""
+    text = "|".join("" if value is None else str(value) for value in values)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def clock_mark_of_game(game_id: int) -> str | None:
+    """The clock mark of the round whose table plays this game (one query), None for none."""
+    values = Round.objects.filter(tables__game_id=game_id).values_list(*CLOCK_FIELDS).first()
+    return None if values is None else clock_mark(values)
+
+
 def clock_of(round_: Round, now: datetime | None = None) -> Clock:
+    clock = _clock_of(round_, now)
+    mark = clock_mark(getattr(round_, name) for name in CLOCK_FIELDS)
+    return dataclasses.replace(clock, mark=mark)
+
+
+def _clock_of(round_: Round, now: datetime | None = None) -> Clock:
     """The round's clock at `now` (the server's time; default: this moment). Only a published
     round's clock counts: a draft's has not started, a closed round's is over."""
     now = now or timezone.now()

@@ -13,11 +13,17 @@
   var Clock = window.RoundClock;
   if (!Clock) return;
   var measured = new WeakMap(); // block -> offset (ms) measured when it arrived
+  var pageOffset = null; // the first one measured: for blocks that carry no server time
   var lastPhase = {}; // clock key -> phase last shown, so a warning comes once
 
+  /* A block fresh from the server carries its time (data-clock-now); one the server kept and
+   * served again (a watchers' sheet) does not, and counts by the page's own offset. */
   function offsetOf(block) {
     if (!measured.has(block)) {
-      measured.set(block, Clock.offset(block.getAttribute("data-clock-now"), Date.now()));
+      var now = block.getAttribute("data-clock-now");
+      var off = now ? Clock.offset(now, Date.now()) : pageOffset || 0;
+      if (now && pageOffset === null) pageOffset = off;
+      measured.set(block, off);
     }
     return measured.get(block);
   }

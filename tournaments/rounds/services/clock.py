@@ -57,9 +57,12 @@ def _locked(round_: Round) -> Round:
 
 
 def _save(round_: Round) -> None:
+    """Store the round's clock, and tell its games when their time is up (Game.time_up_at:
+    the deal write asks the clock's rule only from then on, at no cost before)."""
     round_.save(
         update_fields=["clock_started_at", "clock_deadline", "clock_remaining", "clock_stopped_at"]
     )
+    Game.objects.filter(table__round=round_).update(time_up_at=round_.clock_deadline)
 
 
 def _log(round_: Round, actor: str, action: str, **data) -> None:
