@@ -1,5 +1,4 @@
-"""Clubs, their players, events, rounds, tables, byes and standings snapshots.
-
+"""Clubs, their players, events, rounds (their clocks: clock_models), tables, byes, standings.
 The pure algorithms (tournaments.pairing, tournaments.standings) never see these models;
 tournaments.common.bridge turns rows into their plain values and their answers back into rows.
 A published table owns a scoring Game: the game is where results live.
@@ -14,13 +13,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, Quorum
+from tournaments.clock_models import EventClock, RoundClock
 from tournaments.common import vocabulary
 
 # The choices come from tournaments.common.vocabulary, where the words are listed once.
 PAIRING_MODES = vocabulary.choices(vocabulary.PAIRING_MODE_LABELS)
 BYE_POLICIES = vocabulary.choices(vocabulary.BYE_POLICY_LABELS)
 VOID_POLICIES = vocabulary.choices(vocabulary.VOID_POLICY_LABELS)
-CLOCK_AT_TIME = vocabulary.choices(vocabulary.CLOCK_AT_TIME_LABELS)
 
 
 def new_seed() -> int:
@@ -67,7 +66,7 @@ class Player(models.Model):
         return self.name
 
 
-class Event(models.Model):
+class Event(EventClock):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration")
         RUNNING = "running", _("running")
@@ -110,20 +109,6 @@ class Event(models.Model):
     )
     #: Round 1 of a swiss event paired by the players' club ratings instead of at random.
     seed_by_rating = models.BooleanField(_("seed round 1 by rating"), default=False)
-    #: The round clock (tournaments.rounds.services.clock): a round's length in minutes, 0
-    #: for no clock; whether it starts by itself when a round is published; what happens at
-    #: time (vocabulary.CLOCK_AT_TIME_LABELS) and, for "more", how many deals more.
-    clock_minutes = models.PositiveSmallIntegerField(_("round length (minutes)"), default=0)
-    clock_autostart = models.BooleanField(
-        _("start the clock when the round is published"), default=False
-    )
-    clock_at_time = models.CharField(
-        _("at time"),
-        max_length=10,
-        choices=CLOCK_AT_TIME,
-        default=vocabulary.DEFAULT_CLOCK_AT_TIME,
-    )
-    clock_more_deals = models.PositiveSmallIntegerField(_("deals more at time"), default=2)
     season = models.ForeignKey(
         "Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
     )
@@ -191,7 +176,7 @@ class Entry(models.Model):
         return f"{self.player} in {self.event}"
 
 
-class Round(models.Model):
+class Round(RoundClock):
     class Status(models.TextChoices):
         PENDING = "pending", _("being built")
         DRAFT = "draft", _("draft")
@@ -212,12 +197,6 @@ class Round(models.Model):
     built_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
-    #: The round clock (tournaments.rounds.services.clock): started (and not stopped), it
-    #: runs to `clock_deadline`, or is paused with `clock_remaining` seconds left.
-    clock_started_at = models.DateTimeField(null=True, blank=True)
-    clock_deadline = models.DateTimeField(null=True, blank=True)
-    clock_remaining = models.PositiveIntegerField(null=True, blank=True)
-    clock_stopped_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -277,8 +256,7 @@ class Table(models.Model):
 
         PLAYED = "played", _("played")
         ENDED_EARLY = "ended_early", _("ended as it stood")
-        #: Ended as it stood by the round clock (tournaments.rounds.services.clock).
-        ENDED_AT_TIME = "at_time", _("ended at time")
+        ENDED_AT_TIME = "at_time", _("ended at time")  # by the round clock (services.clock)
         VOID = "void", _("void")
         ADJUSTED = "adjusted", _("adjusted")
 

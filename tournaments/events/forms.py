@@ -12,10 +12,10 @@ from config.forms import Form
 from scoring import presenters as scoring_presenters
 from scoring.models import Quorum
 from scoring.names import MAX_NAME, MAX_TITLE, clean
+from tournaments.clock_models import CLOCK_AT_TIME
 from tournaments.common import event_settings, vocabulary
 from tournaments.models import (
     BYE_POLICIES,
-    CLOCK_AT_TIME,
     PAIRING_MODES,
     VOID_POLICIES,
     Club,

@@ -54,11 +54,15 @@ ERRORS = answers({}, TOKEN, 404, BODY, 409)
 #: Why a table is changed: the services refuse a blank one.
 REASON = {"type": "string", "minLength": 1, "maxLength": MAX_REASON, "pattern": r"\S"}
 SLUG = "$request.path.slug"
+#: The round clock's moves (rounds.services.clock), as on the round's page.
+CLOCK_MOVES = ("start", "pause", "resume", "extend", "stop")
 #: A round's next steps, as on its page.
 ROUND_STEPS = {
     "rebuild": rounds_service.round_retry,
     "publish": rounds_service.round_publish,
     "close": rounds_service.round_close,
+    # the round clock's moves (docs/round-clock.md): extend adds 5 minutes
+    **{f"clock/{move}": getattr(clock_service, f"clock_{move}") for move in CLOCK_MOVES},
 }
 
 
@@ -76,6 +80,7 @@ def _to_round(number: str) -> dict:
                 path__number=number,
             )
             for step in ROUND_STEPS
+            if "/" not in step  # the clock's moves are led to from the round's page
         },
     }
 
@@ -157,13 +162,6 @@ ROUND_STATUS = {
 }
 
 
-class RoundOut(Out):
-    round: int
-    status: str = word([*ROUND_STATUS.values(), "deleted"], "deleted: the answer to a DELETE")
-    error: str = absent("a failed build: why")
-    stuck: bool = absent("true: the build waits longer than it should; rebuild or delete it")
-
-
 class ClockOut(Out):
     """The round clock (tournaments.rounds.selectors.Clock): one deadline on the server's
     time; a client counts down from `deadline` by its own offset to `now`."""
@@ -178,8 +176,12 @@ class ClockOut(Out):
     remaining: int | None = Field(description="seconds left (running, paused; 0 at time)")
 
 
-class RoundClockOut(RoundOut):
-    clock: ClockOut
+class RoundOut(Out):
+    round: int
+    status: str = word([*ROUND_STATUS.values(), "deleted"], "deleted: the answer to a DELETE")
+    error: str = absent("a failed build: why")
+    stuck: bool = absent("true: the build waits longer than it should; rebuild or delete it")
+    clock: ClockOut = absent("the round clock (every answer but a DELETE's)")
 
 
 def clock_data(round_: Round) -> dict:
@@ -207,7 +209,7 @@ def _round(event: Event, text: str) -> Round:
 
 def _round_answer(round_: Round) -> dict:
     round_.refresh_from_db()  # with the task run in process, the build may be done already
-    return {"round": round_.number, **round_status(round_)}
+    return {"round": round_.number, **round_status(round_), "clock": clock_data(round_)}
 
 
 @router.post(
@@ -246,8 +248,8 @@ def _step_view(name: str, step):
         step(round_=round_, actor=actor(request.auth))
         return json_response(_round_answer(round_))
 
-    view.__name__ = f"round_{name}"
-    view.__doc__ = f"The round's next step, as on its page: {name}."
+    view.__name__ = f"round_{name.replace('/', '_')}"
+    view.__doc__ = f"The round's next step, as on its page: {name.replace('/', ' ')}."
     return view
 
 
@@ -257,46 +259,6 @@ for _name, _step in ROUND_STEPS.items():
         response={200: RoundOut, **ERRORS},
         openapi_extra=extra(body_doc(EmptyIn), links(200, **_to_round("$request.path.number"))),
     )(_step_view(_name, _step))
-
-
-# --- the round clock ---------------------------------------------------------------------------
-
-#: The clock's moves, as on the round page (rounds.services.clock); extend adds 5 minutes.
-CLOCK_STEPS = {
-    "start": clock_service.clock_start,
-    "pause": clock_service.clock_pause,
-    "resume": clock_service.clock_resume,
-    "extend": clock_service.clock_extend,
-    "stop": clock_service.clock_stop,
-}
-
-
-def _clock_view(name: str, step):
-    def view(request: HttpRequest, slug: str, number: str) -> HttpResponse:
-        event = organised_event(request.auth, slug)
-        round_ = _round(event, number)
-        read_body(request, EmptyIn, empty_ok=True)
-        step(round_=round_, actor=actor(request.auth))
-        round_ = Round.objects.select_related("event").get(pk=round_.pk)
-        return json_response(
-            {"round": round_.number, **round_status(round_), "clock": clock_data(round_)}
-        )
-
-    view.__name__ = f"round_clock_{name}"
-    view.__doc__ = (
-        f"The round clock: {name} (as on the round's page; extend: 5 minutes more). "
-        "Refused (409) without a round length, before the round is published or once closed, "
-        "or when the clock is not in a state to do it."
-    )
-    return view
-
-
-for _name, _step in CLOCK_STEPS.items():
-    router.post(
-        ROUND + "clock/" + _name,
-        response={200: RoundClockOut, **ERRORS},
-        openapi_extra=extra(body_doc(EmptyIn), links(200, **_to_round("$request.path.number"))),
-    )(_clock_view(_name, _step))
 
 
 # --- a table whose player left -----------------------------------------------------------------

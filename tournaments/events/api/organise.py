@@ -22,9 +22,11 @@ from config.api_schema import BODY, TOKEN, Out, answers, extra, link, links, wor
 from scoring.names import MAX_NAME, MAX_TITLE
 from tournaments.common.event_settings import (
     MAX_CLOCK_MINUTES,
-    MAX_CLOCK_MORE_DEALS,
     MAX_EVENT_NAME,
     MAX_ROUNDS,
+)
+from tournaments.common.event_settings import (
+    MAX_CLOCK_MORE_DEALS as MAX_MORE_DEALS,
 )
 from tournaments.common.permissions import require_club
 from tournaments.common.vocabulary import (
@@ -93,27 +95,11 @@ class EventIn(Body):
     placing_points: loose({"type": "array", "items": {"type": "integer"}}) = None
     bye_policy: loose(one_of(BYE_POLICY_LABELS)) = None
     void_policy: loose(one_of(VOID_POLICY_LABELS)) = None
-    clock_minutes: loose(
-        {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": MAX_CLOCK_MINUTES,
-            "description": "the round clock: a round's length in minutes (0, the default: none)",
-        }
-    ) = None
-    clock_autostart: loose(
-        {"type": "boolean", "description": "the clock starts when a round is published"}
-    ) = None
-    clock_at_time: loose(
-        {
-            **one_of(CLOCK_AT_TIME_LABELS),
-            "description": "at time: finish the deal being played (finish), and N more (more), "
-            "or the organiser decides per table (organiser)",
-        }
-    ) = None
-    clock_more_deals: loose(
-        {"type": "integer", "minimum": 1, "maximum": MAX_CLOCK_MORE_DEALS, "description": "N"}
-    ) = None
+    # the round clock (docs/round-clock.md): 0 minutes, the default, is none
+    clock_minutes: loose({"type": "integer", "minimum": 0, "maximum": MAX_CLOCK_MINUTES}) = None
+    clock_autostart: loose({"type": "boolean"}) = None
+    clock_at_time: loose(one_of(CLOCK_AT_TIME_LABELS)) = None
+    clock_more_deals: loose({"type": "integer", "minimum": 1, "maximum": MAX_MORE_DEALS}) = None
 
 
 class PlayersIn(Body):
@@ -257,7 +243,7 @@ def _settings(data: EventIn) -> dict:
     for key in ("bye_policy", "void_policy", "clock_at_time"):
         if key in data.model_fields_set:
             settings[key] = text(getattr(data, key), key, 20)
-    counts = (("clock_minutes", MAX_CLOCK_MINUTES), ("clock_more_deals", MAX_CLOCK_MORE_DEALS))
+    counts = (("clock_minutes", MAX_CLOCK_MINUTES), ("clock_more_deals", MAX_MORE_DEALS))
     for key, high in counts:
         if key in data.model_fields_set:
             settings[key] = whole(getattr(data, key), key, 0, high)

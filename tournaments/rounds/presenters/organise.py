@@ -22,6 +22,7 @@ from tournaments.common.messages import render
 from tournaments.common.vocabulary import PAIRING_MODE_LABELS
 from tournaments.models import EventLog, Round, Table
 from tournaments.pairing import WHY_CODE
+from tournaments.rounds.presenters.clock import clock_log_words
 from tournaments.rounds.presenters.tables import state_words
 from tournaments.rounds.selectors import RoundProgress, round_stuck, table_state
 
@@ -151,7 +152,7 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
     walkout = _walkout_what(action, data, names, values)  # tournaments.rounds.services.walkouts
     if walkout:
         return walkout
-    clock = _clock_what(action, data, values)  # tournaments.rounds.services.clock
+    clock = clock_log_words(action, data, values)  # tournaments.rounds.services.clock
     if clock:
         return clock
     if action == "event_created":
@@ -220,28 +221,6 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         # the service keeps the name itself: a code is renewed for a person, not a seat
         return _("%(name)s: new personal code.") % {"name": data.get("player") or "?"}
     return _("Other change (%(code)s).") % {"code": action}
-
-
-def _clock_what(action: str, data: dict, values: dict) -> str:
-    """The log's words for a move of a round's clock ("" for any other action)."""
-    if action == "clock_started":
-        if data.get("by_itself"):
-            return _("Round %(round)s: the clock started as the round was published.") % values
-        return _("Round %(round)s: clock started.") % values
-    if action == "clock_paused":
-        return _("Round %(round)s: clock paused.") % values
-    if action == "clock_resumed":
-        return _("Round %(round)s: clock resumed.") % values
-    if action == "clock_extended":
-        return _("Round %(round)s: clock extended by %(minutes)s minutes.") % {
-            **values,
-            "minutes": data.get("minutes"),
-        }
-    if action == "clock_stopped":
-        return _("Round %(round)s: clock stopped.") % values
-    if action == "table_ended_at_time":
-        return _("Round %(round)s, table %(table)s: ended at time as it stood, confirmed.") % values
-    return ""
 
 
 def _walkout_what(action: str, data: dict, names: dict[int, str], values: dict) -> str:

@@ -16,11 +16,12 @@ from django.utils.translation import ngettext
 
 from scoring.models import Game
 from scoring.presenters import PlacingView, signed
-from tournaments.common.vocabulary import BYE_POLICY_LABELS, CLOCK_AT_TIME_LABELS, ClockAtTime
+from tournaments.common.vocabulary import BYE_POLICY_LABELS
 from tournaments.events.forms import ReasonForm
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Round, Table
 from tournaments.rounds.presenters import organise as words
+from tournaments.rounds.presenters.clock import clock_rule_words
 from tournaments.rounds.selectors import (
     Clock,
     RoundProgress,
@@ -129,17 +130,6 @@ def _table_view(
         why=words.why_line(table.flags, names),
         over_time=table.number in over_time,
     )
-
-
-def clock_rule_words(event) -> str:
-    """What happens at time, as the event set it ("play 2 more deals, ...")."""
-    if event.clock_at_time == ClockAtTime.MORE:
-        return ngettext(
-            "finish the deal being played and %(n)s more, then the game ends as it stands",
-            "finish the deal being played and %(n)s more, then the game ends as it stands",
-            event.clock_more_deals,
-        ) % {"n": event.clock_more_deals}
-    return str(CLOCK_AT_TIME_LABELS.get(event.clock_at_time, event.clock_at_time))
 
 
 def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
