@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 import engine
 from engine.rulesets import ExchangeTiming
 from scoring import selectors
-from scoring.models import DealEntry, Game
+from scoring.models import DealEntry, Game, GameChange
 from scoring.presenters.numbering import deal_title, hand_title
 from scoring.presenters.rulesets import end_sentences
 from scoring.presenters.sentences import (
@@ -23,6 +23,7 @@ from scoring.presenters.sentences import (
 from scoring.words import (
     RED_SUITS,
     SUIT_SYMBOLS,
+    actor_name,
     call_label,
     direction_sentence,
     ruleset_label,
@@ -130,6 +131,11 @@ class TableView:
     @property
     def confirmed(self) -> bool:
         return self.game.confirmed
+
+    @property
+    def confirmed_by(self) -> str:
+        """Who confirmed, as the reader's language names them (the round clock, a table)."""
+        return actor_name(self.game.confirmed_by)
 
     @property
     def can_confirm(self) -> bool:
@@ -326,6 +332,16 @@ def table_view(
         last_deal_number=len(entries),
         sheet_names=short_names(names),
     )
+    settled = _settled_by_hand(game, state)
+    if settled:
+        # Ended otherwise than by its rules (as it stood, by the round clock or the organisers):
+        # the game's own result, not the sheet's, and no more deals.
+        view.end_sentence = settled
+        view.placings = [
+            PlacingView(place=place, name=names[seat], total=signed(game.totals[seat]))
+            for place, seat in enumerate(game.placings, start=1)
+        ]
+        return view
     if not state.finished:
         view.deal = _deal_view(played, names, calls or [], for_deal)
         return view
@@ -341,6 +357,33 @@ def table_view(
         ]
         view.reasons = [reason_sentence(reason, names) for reason in state.outcome.reasons]
     return view
+
+
+#: The history's marks of a result set by hand (scoring.services.base.SETTLED_BY_HAND).
+SETTLED_BY_HAND_ACTIONS = (GameChange.Action.ENDED_EARLY, GameChange.Action.RESULT_ADJUSTED)
+
+
+def _settled_by_hand(game: Game, state: engine.GameState) -> str:
+    """Why a game whose sheet is not played out has a result all the same, in one sentence:
+    ended as it stood (by the round clock, at time) or adjusted by its organisers; "" for a
+    game its rules decide (or one still in play)."""
+    if state.finished or game.placings is None:
+        return ""
+    if game.result not in (Game.Result.FINISHED, Game.Result.CONFIRMED):
+        return ""
+    change = (
+        game.changes.filter(action__in=SETTLED_BY_HAND_ACTIONS)
+        .order_by("-pk")
+        .only("action", "data")
+        .first()
+    )
+    if change is None:
+        return ""
+    if change.action == GameChange.Action.RESULT_ADJUSTED:
+        return _("The organisers adjusted the result.")
+    if (change.data or {}).get("at_time"):
+        return _("Time is up: the round clock ended the game as it stood.")
+    return _("The game was ended as it stood.")
 
 
 def undo_summary(game: Game, entries: list[DealEntry]) -> str:

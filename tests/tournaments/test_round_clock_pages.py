@@ -311,3 +311,27 @@ def test_the_backup_keeps_the_clock(organiser, clocked):
     assert again.clock_deadline == deadline and again.clock_started_at is not None
     ended = again.tables.get(outcome=Table.Outcome.ENDED_AT_TIME)
     assert ended.game.confirmed and ended.game.time_up_at == again.clock_deadline
+
+
+def test_the_sheet_of_a_game_the_clock_ended_shows_its_result_and_takes_no_more_deals(clocked):
+    event, round_ = clocked
+    set_finish = event_settings.apply(event, {"clock_at_time": "finish"})
+    assert set_finish == ["clock_at_time"]
+    event.save()
+    clock.clock_start(round_=round_, actor="olga")
+    table = round_.tables.select_related("game").order_by("number").first()
+    played_a_little(table.game)
+    time_up(round_)
+    autoplay.play(table.game, random.Random(9), deals=1)
+    table.refresh_from_db()
+    assert table.outcome == Table.Outcome.ENDED_AT_TIME
+    keeper = Client()
+    keeper.get(reverse("scoring:keep", args=[table.game_id, table.game.secret]))
+    for phone in (keeper, Client()):
+        body = text(phone.get(reverse("scoring:table", args=[table.game_id])))
+        assert "Time is up: the round clock ended the game as it stood." in body
+        assert "Confirmed by round clock: the result is locked." in body
+        assert 'name="call"' not in body and "tricks-form" not in body
+        game = table.game
+        first = game.players[game.placings[0]]
+        assert re.search(rf'class="place">1\.</span> <span class="name">{first}<', body)
