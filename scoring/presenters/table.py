@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 import engine
 from engine.rulesets import ExchangeTiming
 from scoring import selectors
-from scoring.models import DealEntry, Game, GameChange
+from scoring.models import DealEntry, Game
 from scoring.presenters.numbering import deal_title, hand_title
 from scoring.presenters.rulesets import end_sentences
 from scoring.presenters.sentences import (
@@ -20,6 +20,7 @@ from scoring.presenters.sentences import (
     reason_sentence,
     tie_sentence,
 )
+from scoring.presenters.settled import settled_by_hand
 from scoring.words import (
     RED_SUITS,
     SUIT_SYMBOLS,
@@ -332,7 +333,7 @@ def table_view(
         last_deal_number=len(entries),
         sheet_names=short_names(names),
     )
-    settled = _settled_by_hand(game, state)
+    settled = settled_by_hand(game, state)
     if settled:
         # Ended otherwise than by its rules (as it stood, by the round clock or the organisers):
         # the game's own result, not the sheet's, and no more deals.
@@ -357,33 +358,6 @@ def table_view(
         ]
         view.reasons = [reason_sentence(reason, names) for reason in state.outcome.reasons]
     return view
-
-
-#: The history's marks of a result set by hand (scoring.services.base.SETTLED_BY_HAND).
-SETTLED_BY_HAND_ACTIONS = (GameChange.Action.ENDED_EARLY, GameChange.Action.RESULT_ADJUSTED)
-
-
-def _settled_by_hand(game: Game, state: engine.GameState) -> str:
-    """Why a game whose sheet is not played out has a result all the same, in one sentence:
-    ended as it stood (by the round clock, at time) or adjusted by its organisers; "" for a
-    game its rules decide (or one still in play)."""
-    if state.finished or game.placings is None:
-        return ""
-    if game.result not in (Game.Result.FINISHED, Game.Result.CONFIRMED):
-        return ""
-    change = (
-        game.changes.filter(action__in=SETTLED_BY_HAND_ACTIONS)
-        .order_by("-pk")
-        .only("action", "data")
-        .first()
-    )
-    if change is None:
-        return ""
-    if change.action == GameChange.Action.RESULT_ADJUSTED:
-        return _("The organisers adjusted the result.")
-    if (change.data or {}).get("at_time"):
-        return _("Time is up: the round clock ended the game as it stood.")
-    return _("The game was ended as it stood.")
 
 
 def undo_summary(game: Game, entries: list[DealEntry]) -> str:
