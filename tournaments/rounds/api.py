@@ -181,7 +181,7 @@ class RoundOut(Out):
     status: str = word([*ROUND_STATUS.values(), "deleted"], "deleted: the answer to a DELETE")
     error: str = absent("a failed build: why")
     stuck: bool = absent("true: the build waits longer than it should; rebuild or delete it")
-    clock: ClockOut = absent("the round clock (every answer but a DELETE's)")
+    clock: ClockOut = absent("the round clock: the answer to a move of the clock")
 
 
 def clock_data(round_: Round) -> dict:
@@ -207,9 +207,10 @@ def _round(event: Event, text: str) -> Round:
         raise ApiError(404, _("no such round")) from None
 
 
-def _round_answer(round_: Round) -> dict:
+def _round_answer(round_: Round, *, clock: bool = False) -> dict:
     round_.refresh_from_db()  # with the task run in process, the build may be done already
-    return {"round": round_.number, **round_status(round_), "clock": clock_data(round_)}
+    answer = {"round": round_.number, **round_status(round_)}
+    return {**answer, "clock": clock_data(round_)} if clock else answer
 
 
 @router.post(
@@ -246,7 +247,7 @@ def _step_view(name: str, step):
         round_ = _round(event, number)
         read_body(request, EmptyIn, empty_ok=True)
         step(round_=round_, actor=actor(request.auth))
-        return json_response(_round_answer(round_))
+        return json_response(_round_answer(round_, clock=name.startswith("clock/")))
 
     view.__name__ = f"round_{name.replace('/', '_')}"
     view.__doc__ = f"The round's next step, as on its page: {name.replace('/', ' ')}."
