@@ -27,8 +27,8 @@ from .organiser import PASSWORD, log_in
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WORDS = {
-    "en-GB": {"up": "Time is up.", "five": "Five minutes left."},
-    "bg-BG": {"up": "Времето изтече.", "five": "Остават пет минути."},
+    "en-GB": {"up": "Time is up.", "five": "Five minutes left.", "label": "Time is up"},
+    "bg-BG": {"up": "Времето изтече.", "five": "Остават пет минути.", "label": "Времето изтече"},
 }
 
 
@@ -116,6 +116,7 @@ def test_a_round_clock_runs_out_one_table_ends_as_it_stands_another_is_extended(
     for keeper in keepers:
         expect(keeper.locator("[data-clock-note]")).to_have_text(words["up"], timeout=12_000)
         expect(keeper.locator("[data-clock]")).to_have_class(re.compile("clock-at-time"))
+        expect(keeper.locator("[data-clock-label]")).to_have_text(words["label"])
     check_screen(keepers[1], f"round-clock-time-up-{tag}", screenshot)
 
     # Table 1 finishes the deal it was playing: the game ends as it stands, confirmed.

@@ -41,6 +41,9 @@
     var time = block.querySelector("[data-clock-time]");
     if (time) time.textContent = Clock.format(left);
     var phase = Clock.phase(left);
+    var label = block.querySelector("[data-clock-label]");
+    var labelWords = block.getAttribute(phase === "time" ? "data-clock-label-up" : "data-clock-label-left");
+    if (label && labelWords) label.textContent = labelWords;
     block.classList.toggle("clock-warning", phase === "warning");
     block.classList.toggle("clock-at-time", phase === "time");
     var key = block.getAttribute("data-clock") || "clock";
