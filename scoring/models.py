@@ -52,6 +52,10 @@ class Game(models.Model):
     quorum = models.CharField(
         _("who confirms the result"), max_length=12, choices=Quorum.choices, default=Quorum.KEEPER
     )
+    #: Its owner's time limit (a tournament's round clock): a deal recorded from this moment on
+    #: is told to the owner (scoring.signals.deal_recorded), who may end the game by its own
+    #: rule. Null: no limit. Read with the game the deal write locks anyway: no query more.
+    time_up_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")

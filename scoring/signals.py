@@ -12,9 +12,19 @@ from django.dispatch import Signal
 
 game_confirmed = Signal()  # kwargs: game
 game_reopened = Signal()  # kwargs: game
+# A new deal was recorded once the game's time was up (Game.time_up_at; inside the deal's
+# transaction, the game locked): the game's owner may end the game by its own rule (the
+# tournaments app's round clock) and answers whether it did. Listeners must not fail the
+# deal: they refuse quietly.
+deal_recorded = Signal()  # kwargs: game, number
 # Asked, not told: where a game is played, for the heading of its table page. A listener that
-# owns the game answers {"event": name, "round": number, "table": number}; else None.
+# owns the game answers {"event": name, "round": number, "table": number}; else None. Where
+# the game plays against a round clock, the answer has its "clock" too: what the page shows
+# (status, shown, running, paused, at_time, now, deadline, remaining, left_text, mark).
 game_place = Signal()  # kwargs: game
+# Asked, not told, by the keeper's poll: that clock's mark (a change since the page showed it
+# is news to the keeper). A listener that owns the game answers it in one query; else None.
+game_clock_mark = Signal()  # kwargs: game_id
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ DIRECTIONS = {
 ACTOR_NAMES = {
     "table": pgettext_lazy("who changed a game: its score-keeper", "table"),
     "api": pgettext_lazy("who changed a game: a script", "api"),
+    "clock": pgettext_lazy("who changed a game: the tournament's round clock", "round clock"),
 }
 
 

@@ -137,6 +137,8 @@ def run_evening(evening: Evening, django_user_model) -> None:
             "ruleset": "blato",
             "rounds": 3,
             "pairing": ["random", "swiss"],
+            "clock_minutes": 40,
+            "clock_at_time": "organiser",
         },
         expect=201,
     )
@@ -171,6 +173,8 @@ def run_evening(evening: Evening, django_user_model) -> None:
     call("GET", rnd)  # failed, with its error
     call("POST", f"{rnd}/rebuild", {}, expect=200)
     call("POST", f"{rnd}/publish", {}, expect=200)
+    for move in ("start", "pause", "extend", "resume", "stop"):  # the round clock
+        call("POST", f"{rnd}/clock/{move}", {}, expect=200)
     round_ = call("GET", rnd)
     call("GET", rnd, token=None)  # the public's: no tokens
     call("GET", f"/api/events/{slug}/standings", token=None)  # no standings yet

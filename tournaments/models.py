@@ -1,5 +1,4 @@
-"""Clubs, their players, events, rounds, tables, byes and standings snapshots.
-
+"""Clubs, their players, events, rounds (their clocks: clock_models), tables, byes, standings.
 The pure algorithms (tournaments.pairing, tournaments.standings) never see these models;
 tournaments.common.bridge turns rows into their plain values and their answers back into rows.
 A published table owns a scoring Game: the game is where results live.
@@ -14,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, Quorum
+from tournaments.clock_models import EventClock, RoundClock
 from tournaments.common import vocabulary
 
 # The choices come from tournaments.common.vocabulary, where the words are listed once.
@@ -66,7 +66,7 @@ class Player(models.Model):
         return self.name
 
 
-class Event(models.Model):
+class Event(EventClock):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration")
         RUNNING = "running", _("running")
@@ -179,7 +179,7 @@ class Entry(models.Model):
         return f"{self.player} in {self.event}"
 
 
-class Round(models.Model):
+class Round(RoundClock):
     class Status(models.TextChoices):
         PENDING = "pending", _("being built")
         DRAFT = "draft", _("draft")
@@ -259,6 +259,7 @@ class Table(models.Model):
 
         PLAYED = "played", _("played")
         ENDED_EARLY = "ended_early", _("ended as it stood")
+        ENDED_AT_TIME = "at_time", _("ended at time")  # by the round clock (services.clock)
         VOID = "void", _("void")
         ADJUSTED = "adjusted", _("adjusted")
 

@@ -12,7 +12,13 @@ from tournaments.events.views import (
     organise_players,
 )
 from tournaments.results.views import organise_export
-from tournaments.rounds.views import organise_pins, organise_print, organise_rounds, organise_tables
+from tournaments.rounds.views import (
+    organise_clock,
+    organise_pins,
+    organise_print,
+    organise_rounds,
+    organise_tables,
+)
 
 EVENT = "organise/events/<slug:slug>/"
 ROUND = EVENT + "rounds/<int:number>/"
@@ -156,6 +162,17 @@ urlpatterns = [
     path(ROUND + "swap/", organise_rounds.round_swap, name="organise_round_swap"),
     path(ROUND + "publish/", organise_rounds.round_publish, name="organise_round_publish"),
     path(ROUND + "close/", organise_rounds.round_close, name="organise_round_close"),
+    # the round clock (tournaments.rounds.services.clock)
+    path(ROUND + "clock/start/", organise_clock.clock_start, name="organise_clock_start"),
+    path(ROUND + "clock/pause/", organise_clock.clock_pause, name="organise_clock_pause"),
+    path(ROUND + "clock/resume/", organise_clock.clock_resume, name="organise_clock_resume"),
+    path(ROUND + "clock/extend/", organise_clock.clock_extend, name="organise_clock_extend"),
+    path(ROUND + "clock/stop/", organise_clock.clock_stop, name="organise_clock_stop"),
+    path(
+        TABLE + "end-at-time/",
+        organise_clock.table_end_at_time,
+        name="organise_table_end_at_time",
+    ),
     path(TABLE + "confirm/", organise_rounds.result_confirm, name="organise_result_confirm"),
     path(TABLE + "reopen/", organise_rounds.result_reopen, name="organise_result_reopen"),
     # a table after a walkout (tournaments.rounds.services.walkouts)

@@ -12,13 +12,23 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from scoring.signals import game_confirmed, game_place, game_reopened, seat_identity
+from scoring.signals import (
+    deal_recorded,
+    game_clock_mark,
+    game_confirmed,
+    game_place,
+    game_reopened,
+    seat_identity,
+)
 from tournaments import tasks  # noqa: F401 - registers the tasks by name
 from tournaments.common.queue import enqueue_on_commit
 from tournaments.common.services import standings_changed
 from tournaments.events.selectors.identity import identity_at_table
 from tournaments.models import Entry, Player, Table
 from tournaments.rounds import render as round_page_render
+from tournaments.rounds.selectors import CLOCK_FIELDS, clock_of
+from tournaments.rounds.selectors import clock_mark_of_game as round_clock_mark
+from tournaments.rounds.services import clock
 
 
 @receiver(game_confirmed)
@@ -39,15 +49,44 @@ def ratings_changed(sender, game, **kwargs):
     enqueue_on_commit("rate_game", game.pk)
 
 
+@receiver(deal_recorded)
+def clock_at_time(sender, game, **kwargs):
+    """After the round's time, a deal recorded may end its game (the event's rule at time,
+    tournaments.rounds.services.clock); answers whether it did."""
+    return clock.deal_recorded(game)
+
+
+@receiver(game_clock_mark)
+def clock_mark_of_game(sender, game_id, **kwargs):
+    return round_clock_mark(game_id)
+
+
+#: What a round's clock is read from (with its event's round length).
+ROUND_CLOCK_READS = ("number", *CLOCK_FIELDS)
+
+
 @receiver(game_place)
 def place_of(sender, game, **kwargs):
-    """Where an event's table game is played: the event, the round and the table's number."""
-    found = (
+    """Where an event's table game is played: the event, the round and the table's number; and
+    the round's clock (rounds.selectors.Clock) if the event has one. One query."""
+    table = (
         Table.objects.filter(game=game)
-        .values_list("round__event__name", "round__number", "number")
+        .select_related("round__event")
+        .only(
+            "number",
+            *(f"round__{name}" for name in ROUND_CLOCK_READS),
+            "round__event__name",
+            "round__event__clock_minutes",
+        )
         .first()
     )
-    return None if found is None else {"event": found[0], "round": found[1], "table": found[2]}
+    if table is None:
+        return None
+    round_ = table.round
+    place = {"event": round_.event.name, "round": round_.number, "table": table.number}
+    if round_.event.clock_minutes:
+        place["clock"] = clock_of(round_)
+    return place
 
 
 @receiver(seat_identity)

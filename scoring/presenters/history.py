@@ -103,6 +103,10 @@ def change_detail(change: GameChange, names: list[str]) -> str:
         return _("placings: %(placings)s") % {
             "placings": placings_text(data.get("placings"), names)
         }
+    if change.action == action.ENDED_EARLY and data.get("at_time"):
+        return _("at time: the round clock ran out; placings: %(placings)s") % {
+            "placings": placings_text(data.get("placings"), names)
+        }
     if change.action == action.CREATED:
         return ", ".join(str(name) for name in data.get("players", []))
     return ""

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from engine.seats import next_seat
 from scoring.models import Game
-from scoring.signals import game_place
+from scoring.signals import game_clock_mark, game_place
 from scoring.words import ruleset_label
 
 
@@ -20,6 +20,14 @@ def place_of(game: Game) -> dict | None:
     """{"event", "round", "table"} for an event's table game, None for a casual game."""
     for _receiver, answer in game_place.send(sender=Game, game=game):
         if answer:
+            return answer
+    return None
+
+
+def clock_mark(game_id: int) -> str | None:
+    """The mark of the clock this game is played against, or None (scoring.signals)."""
+    for _receiver, answer in game_clock_mark.send(sender=Game, game_id=game_id):
+        if answer is not None:
             return answer
     return None
 

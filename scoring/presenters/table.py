@@ -20,9 +20,11 @@ from scoring.presenters.sentences import (
     reason_sentence,
     tie_sentence,
 )
+from scoring.presenters.settled import settled_by_hand
 from scoring.words import (
     RED_SUITS,
     SUIT_SYMBOLS,
+    actor_name,
     call_label,
     direction_sentence,
     ruleset_label,
@@ -130,6 +132,11 @@ class TableView:
     @property
     def confirmed(self) -> bool:
         return self.game.confirmed
+
+    @property
+    def confirmed_by(self) -> str:
+        """Who confirmed, as the reader's language names them (the round clock, a table)."""
+        return actor_name(self.game.confirmed_by)
 
     @property
     def can_confirm(self) -> bool:
@@ -326,6 +333,16 @@ def table_view(
         last_deal_number=len(entries),
         sheet_names=short_names(names),
     )
+    settled = settled_by_hand(game, state)
+    if settled:
+        # Ended otherwise than by its rules (as it stood, by the round clock or the organisers):
+        # the game's own result, not the sheet's, and no more deals.
+        view.end_sentence = settled
+        view.placings = [
+            PlacingView(place=place, name=names[seat], total=signed(game.totals[seat]))
+            for place, seat in enumerate(game.placings, start=1)
+        ]
+        return view
     if not state.finished:
         view.deal = _deal_view(played, names, calls or [], for_deal)
         return view

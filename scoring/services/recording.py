@@ -28,6 +28,7 @@ from scoring.services.base import (
     seen_version,
     store,
 )
+from scoring.signals import deal_recorded
 
 
 def _same_deal(entry: LiveDeal, calls, tricks, last_tricks) -> bool:
@@ -109,6 +110,10 @@ def _deal_record(game_id, number, calls, tricks, last_tricks, actor, version) ->
     entry.save()
     store(game, state)
     log(game, GameChange.Action.DEAL_RECORDED, actor, number, entry.as_record())
+    if game.time_up_at is not None and timezone.now() >= game.time_up_at:
+        answers = deal_recorded.send(sender=Game, game=game, number=number)
+        if any(answer for _receiver, answer in answers):
+            game.refresh_from_db()  # its owner ended it (the round clock): answer it as it is
     return Recorded(game, state, created=True)
 
 

@@ -131,10 +131,11 @@ def early_placings(state: engine.GameState) -> tuple[int, int, int]:
 
 
 @transaction.atomic
-def game_end_early(*, game_id: int, actor: str, reason: str) -> Game:
+def game_end_early(*, game_id: int, actor: str, reason: str, at_time: bool = False) -> Game:
     """Stop the game as it stands: the placings of the score so far (early_placings). A game
-    already finished by its rules is left as it is."""
-    reason = reason_given(reason)
+    already finished by its rules is left as it is. `at_time`: the round clock ran out (its
+    owner's rule), which is the reason, so none need be given; the history says so."""
+    reason = reason_given(reason) if reason or not at_time else ""
     game = locked(game_id)
     still_open(game)
     entries = live_deals(game.pk)
@@ -150,6 +151,8 @@ def game_end_early(*, game_id: int, actor: str, reason: str) -> Game:
     game.version += 1
     game.save()
     data = {"placings": list(placings), "totals": list(state.totals), "deals": len(entries)}
+    if at_time:
+        data["at_time"] = True
     log(game, GameChange.Action.ENDED_EARLY, actor, len(entries) or None, data, reason)
     return game
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 
 from config.release import RELEASE
 from scoring import selectors
+from scoring.presenters.place import clock_mark
 from scoring.web.keeper import is_keeper
 from scoring.web.pages import game_or_404, no_store
 from scoring.web.table_page import render_table, revalidated
@@ -24,9 +25,9 @@ from scoring.words import calls_from_text
 SHEET_SECONDS = 600
 
 
-def _sheet_key(game_id: int, mark: tuple[int, float]) -> str:
+def _sheet_key(game_id: int, mark: tuple[int, float], clock: str | None = None) -> str:
     version, saved = mark
-    return f"sheet:{game_id}:{version}:{saved}:{get_language() or ''}:{RELEASE}"
+    return f"sheet:{game_id}:{version}:{saved}:{clock or ''}:{get_language() or ''}:{RELEASE}"
 
 
 @require_GET
@@ -43,7 +44,10 @@ def sheet(request, game_id: int):
     mark = selectors.game_mark(game_id)
     if mark is None:
         raise Http404
-    if request.GET.get("v") == str(mark[0]):
+    # A page showing a round clock says its mark (`c`): an organiser's move is news too.
+    shown_clock = request.GET.get("c")
+    clock = clock_mark(game_id) if shown_clock is not None else None
+    if request.GET.get("v") == str(mark[0]) and shown_clock == clock:
         response = HttpResponse(status=204)
         patch_cache_control(response, no_cache=True)
         return response
@@ -51,12 +55,12 @@ def sheet(request, game_id: int):
         game = game_or_404(game_id)
         if is_keeper(request, game):
             return _keeper_partial(request, game)
-    html = cache.get(_sheet_key(game_id, mark))
+    html = cache.get(_sheet_key(game_id, mark, clock))
     if html is None:
         game = game_or_404(game_id)  # may be newer still: kept under its own version
         response = render_table(request, game, keeper=False, partial=True)
         saved = (game.version, game.updated_at.timestamp())
-        cache.set(_sheet_key(game.pk, saved), response.content, SHEET_SECONDS)
+        cache.set(_sheet_key(game.pk, saved, clock), response.content, SHEET_SECONDS)
         return response
     return revalidated(HttpResponse(html))
 

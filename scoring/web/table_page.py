@@ -157,7 +157,7 @@ def render_table(
         "corrections": corrections(game) if replaced else [],
         "undo_query": urlencode({"deal": view.last_deal_number, "v": game.version}),
         "meanwhile": changed_since(game, since, own=own) if keeper else [],
-        "poll_url": _poll_url(game, view) if keeper else "",
+        "poll_url": "",
         # Who confirmed the result (phone-neutral: the watchers' partial is shared).
         "board": board or (confirmations_board(game) if view.placings else None),
         **extra,
@@ -167,9 +167,18 @@ def render_table(
     # This session's messages, shown (and so used up) inside the part each action replaces;
     # never in the watchers' partial, which is kept and served to every phone.
     context["show_messages"] = keeper or not partial
-    # Where am I: asked of the game's owner only where the answer is shown.
-    place = place_of(game) if keeper or not partial else None
+    # Where am I: asked of the game's owner only where the answer is shown (and for a
+    # watchers' poll from a page that shows a round clock: the answer has the clock).
+    asked = keeper or not partial or request.GET.get("c") is not None
+    place = place_of(game) if asked else None
     context["place_line"] = place_line(game, place)
+    # The round clock an event's table plays against (its owner's answer): shown at the top of
+    # the sheet. A watchers' partial is kept and served later, so it carries no server time:
+    # the page's own (measured when the page came) counts (static/js/clock/page.js).
+    context["clock"] = (place or {}).get("clock")
+    context["clock_fresh"] = keeper or not partial
+    if keeper:
+        context["poll_url"] = _poll_url(game, view, context["clock"])
     context["can_play_again"] = keeper and bool(view.placings) and place is None
     # The keeper of a casual game resets its seat claims (an event's: its organiser).
     context["claims_resettable"] = keeper and place is None
@@ -202,10 +211,13 @@ def _step_url(game: Game, view: TableView) -> str:
     return url
 
 
-def _poll_url(game: Game, view: TableView) -> str:
+def _poll_url(game: Game, view: TableView, clock=None) -> str:
     """What the keeper's page asks every few seconds: the watchers' versioned check
-    (scoring.views.watch.sheet), as the keeper, with its own step (the call chosen stays chosen)."""
+    (scoring.views.watch.sheet), as the keeper, with its own step (the call chosen stays chosen)
+    and the round clock's mark it shows (an organiser's pause or extension is news)."""
     query = {"v": game.version, "keeper": 1}
+    if clock is not None:
+        query["c"] = clock.mark
     if view.step == "tricks" and view.deal.calls_value:
         query.update(deal=view.deal.number, calls=view.deal.calls_value)
     return f"{reverse('scoring:sheet', args=[game.pk])}?{urlencode(query)}"

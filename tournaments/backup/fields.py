@@ -49,13 +49,24 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
 #: reads as the field's default (walkouts: no void policy chosen, every table played;
 #: standings: nothing counted beyond the closed rounds; table phones: the keeper alone
 #: confirms, no PIN yet; a change's game version: unknown, as on changes made before
-#: versions were kept; self check-in: closed, and nobody said how a player checked in).
+#: versions were kept; self check-in: closed, and nobody said how a player checked in; the
+#: round clock: none set, never started).
 ADDED: dict[type[models.Model], set[str]] = {
-    Event: {"void_policy", "confirm_quorum", "seed_by_rating", "self_check_in"},
+    Event: {
+        "void_policy",
+        "confirm_quorum",
+        "seed_by_rating",
+        "self_check_in",
+        "clock_minutes",
+        "clock_autostart",
+        "clock_at_time",
+        "clock_more_deals",
+    },
     Entry: {"checked_in_by", "checked_in_at"},
+    Round: {"clock_started_at", "clock_deadline", "clock_remaining", "clock_stopped_at"},
     Table: {"outcome", "outcome_reason", "substitutions", "void_players", "pin"},
     Standings: {"counted"},
-    Game: {"quorum"},
+    Game: {"quorum", "time_up_at"},
     GameChange: {"version"},
 }
 

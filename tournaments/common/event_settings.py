@@ -99,6 +99,35 @@ def _void_policy(value: object) -> str:
     return value
 
 
+#: The longest round clock an organiser may set, in minutes.
+MAX_CLOCK_MINUTES = 600
+#: The most deals more a table plays at time (the "play N more deals" rule).
+MAX_CLOCK_MORE_DEALS = 20
+
+
+def _whole(value: object, low: int, high: int, code: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TournamentError(code, low=low, high=high)
+    return value
+
+
+def _clock_minutes(value: object) -> int:
+    """A round's length in minutes; 0 (or nothing): no clock."""
+    if value is None or value == "":
+        return 0
+    return _whole(value, 0, MAX_CLOCK_MINUTES, "clock_minutes_invalid")
+
+
+def _clock_at_time(value: object) -> str:
+    if value not in vocabulary.CLOCK_AT_TIME_LABELS:
+        raise TournamentError("clock_at_time_unknown", p=value)
+    return value
+
+
+def _clock_more_deals(value: object) -> int:
+    return _whole(value, 1, MAX_CLOCK_MORE_DEALS, "clock_more_deals_invalid")
+
+
 EVENT_SETTINGS: tuple[Setting, ...] = (
     Setting("name", _("name"), lambda: "", _name),
     Setting("rounds_planned", _("rounds"), lambda: 4, _rounds_planned),
@@ -133,6 +162,18 @@ EVENT_SETTINGS: tuple[Setting, ...] = (
     ),
     # Round 1 of a swiss event paired by the club's ratings (tournaments.common.bridge).
     Setting("seed_by_rating", _("seed round 1 by rating"), lambda: False, bool),
+    # The round clock (tournaments.rounds.services.clock): 0 minutes is no clock.
+    Setting("clock_minutes", _("round length (minutes)"), lambda: 0, _clock_minutes),
+    Setting(
+        "clock_autostart", _("start the clock when the round is published"), lambda: False, bool
+    ),
+    Setting(
+        "clock_at_time",
+        _("what happens at time"),
+        lambda: vocabulary.DEFAULT_CLOCK_AT_TIME,
+        _clock_at_time,
+    ),
+    Setting("clock_more_deals", _("deals more at time"), lambda: 2, _clock_more_deals),
 )
 SETTING_NAMES = tuple(setting.name for setting in EVENT_SETTINGS)
 SETTINGS_BY_NAME = {setting.name: setting for setting in EVENT_SETTINGS}

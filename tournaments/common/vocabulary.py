@@ -77,6 +77,23 @@ DEFAULT_VOID_POLICY = VoidPolicy.BYE.value
 #: A void table's players as a bye of this policy (None: what the event's bye policy gives).
 VOID_AS_BYE = {VoidPolicy.NONE: "zero", VoidPolicy.AVERAGE: "average", VoidPolicy.BYE: None}
 
+
+class ClockAtTime(enum.StrEnum):
+    """What happens to a table still playing when the round clock runs out
+    (tournaments.rounds.services.clock)."""
+
+    FINISH = "finish"  # the deal being played is finished, then the game ends as it stands
+    MORE = "more"  # the deal being played and N more, then the game ends as it stands
+    ORGANISER = "organiser"  # the organiser decides per table
+
+
+CLOCK_AT_TIME_LABELS = {
+    ClockAtTime.FINISH.value: _("finish the deal being played, then the game ends as it stands"),
+    ClockAtTime.MORE.value: _("play N more deals, then the game ends as it stands"),
+    ClockAtTime.ORGANISER.value: _("the organiser decides per table"),
+}
+DEFAULT_CLOCK_AT_TIME = ClockAtTime.FINISH.value
+
 #: Placing points of the first, second and third place when the event sets none.
 DEFAULT_PLACING_POINTS = (2, 1, 0)
 DEFAULT_PRECEDENCE = standings.DEFAULT_PRECEDENCE

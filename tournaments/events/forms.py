@@ -12,8 +12,15 @@ from config.forms import Form
 from scoring import presenters as scoring_presenters
 from scoring.models import Quorum
 from scoring.names import MAX_NAME, MAX_TITLE, clean
+from tournaments.clock_models import CLOCK_AT_TIME
 from tournaments.common import event_settings, vocabulary
-from tournaments.models import BYE_POLICIES, PAIRING_MODES, VOID_POLICIES, Club, Event
+from tournaments.models import (
+    BYE_POLICIES,
+    PAIRING_MODES,
+    VOID_POLICIES,
+    Club,
+    Event,
+)
 
 PLACES = (
     ("first", pgettext_lazy("place", "1st")),
@@ -141,6 +148,36 @@ class EventSettingsForm(Form):
         ),
     )
 
+    clock_minutes = _numeric(
+        forms.IntegerField(
+            label=_("Round length (minutes)"),
+            min_value=0,
+            max_value=event_settings.MAX_CLOCK_MINUTES,
+            required=False,
+            help_text=_("Leave empty for no round clock."),
+        )
+    )
+    clock_autostart = forms.BooleanField(
+        label=_("Start the clock when the round is published"), required=False
+    )
+    clock_at_time = forms.ChoiceField(
+        label=_("At time"),
+        choices=CLOCK_AT_TIME,
+        initial=vocabulary.DEFAULT_CLOCK_AT_TIME,
+        required=False,  # left out: unchanged
+        widget=forms.RadioSelect,
+    )
+    clock_more_deals = _numeric(
+        forms.IntegerField(
+            label=_("How many more deals (N)"),
+            min_value=1,
+            max_value=event_settings.MAX_CLOCK_MORE_DEALS,
+            initial=2,
+            required=False,  # left out: unchanged
+            help_text=_("After the deal being played at time."),
+        )
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         defaults = _padded(vocabulary.DEFAULT_PRECEDENCE)
@@ -164,6 +201,8 @@ class EventSettingsForm(Form):
         ]
         data["precedence"] = [data[name] for name in PRECEDENCE_FIELDS if data.get(name)]
         data["placing_points"] = [data.get(name) for name in PLACING_FIELDS]
+        if "clock_minutes" in data:
+            data["clock_minutes"] = data["clock_minutes"] or 0  # empty: no clock
         return data
 
     def settings(self) -> dict:

@@ -15,7 +15,15 @@ from tournaments.common.web.api_auth import may_run, token_account
 from tournaments.common.web.api_input import ReasonIn
 from tournaments.models import Event
 from tournaments.results import render as standings_render
-from tournaments.rounds.api import ROUND_STATUS, RoundOut, TableOut, round_delete, round_status
+from tournaments.rounds.api import (
+    ROUND_STATUS,
+    ClockOut,
+    RoundOut,
+    TableOut,
+    clock_data,
+    round_delete,
+    round_status,
+)
 from tournaments.rounds.selectors import published_rounds, round_byes, round_tables
 from tournaments.rounds.services import walkouts
 
@@ -63,6 +71,7 @@ class RoundDetailOut(Out):
     tables: list[RoundTableOut]
     byes: list[str] = Field(description="the names of the players with a bye")
     bye_ids: list[int]
+    clock: ClockOut
 
 
 def _event(slug: str) -> Event:
@@ -171,6 +180,7 @@ def round_detail(request: HttpRequest, slug: str, number: str) -> HttpResponse:
             "tables": [_table_data(table, with_token=organiser) for table in round_tables(round_)],
             "byes": [bye.player.name for bye in byes],
             "bye_ids": [bye.player_id for bye in byes],
+            "clock": clock_data(round_),
         }
     )
     patch_vary_headers(response, ["Authorization"])

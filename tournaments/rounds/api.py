@@ -38,7 +38,8 @@ from tournaments.common.web.api_input import (
 )
 from tournaments.models import Event, Player, Round, Table
 from tournaments.results import services as results_service
-from tournaments.rounds.selectors import round_stuck, table_of
+from tournaments.rounds.selectors import ClockStatus, clock_of, round_stuck, table_of
+from tournaments.rounds.services import clock as clock_service
 from tournaments.rounds.services import rounds as rounds_service
 from tournaments.rounds.services import walkouts
 
@@ -53,11 +54,15 @@ ERRORS = answers({}, TOKEN, 404, BODY, 409)
 #: Why a table is changed: the services refuse a blank one.
 REASON = {"type": "string", "minLength": 1, "maxLength": MAX_REASON, "pattern": r"\S"}
 SLUG = "$request.path.slug"
+#: The round clock's moves (rounds.services.clock), as on the round's page.
+CLOCK_MOVES = ("start", "pause", "resume", "extend", "stop")
 #: A round's next steps, as on its page.
 ROUND_STEPS = {
     "rebuild": rounds_service.round_retry,
     "publish": rounds_service.round_publish,
     "close": rounds_service.round_close,
+    # the round clock's moves (docs/round-clock.md): extend adds 5 minutes
+    **{f"clock/{move}": getattr(clock_service, f"clock_{move}") for move in CLOCK_MOVES},
 }
 
 
@@ -75,6 +80,7 @@ def _to_round(number: str) -> dict:
                 path__number=number,
             )
             for step in ROUND_STEPS
+            if "/" not in step  # the clock's moves are led to from the round's page
         },
     }
 
@@ -169,11 +175,31 @@ ROUND_STATUS = {
 }
 
 
+class ClockOut(Out):
+    """The round clock (tournaments.rounds.selectors.Clock): one deadline on the server's
+    time; a client counts down from `deadline` by its own offset to `now`."""
+
+    status: str = word(
+        [status.value for status in ClockStatus],
+        "off: the event has no clock; idle: not started; at_time: it ran out",
+    )
+    now: str = Field(description="the server's time of this answer (ISO 8601)")
+    minutes: int = Field(description="the event's round length in minutes (0: no clock)")
+    deadline: str | None = Field(description="when time is up (running, at_time), ISO 8601")
+    remaining: int | None = Field(description="seconds left (running, paused; 0 at time)")
+
+
 class RoundOut(Out):
     round: int
     status: str = word([*ROUND_STATUS.values(), "deleted"], "deleted: the answer to a DELETE")
     error: str = absent("a failed build: why")
     stuck: bool = absent("true: the build waits longer than it should; rebuild or delete it")
+    clock: ClockOut = absent("the round clock: the answer to a move of the clock")
+
+
+def clock_data(round_: Round) -> dict:
+    """The round's clock as the API gives it."""
+    return clock_of(round_).data()
 
 
 def round_status(round_: Round) -> dict:
@@ -194,9 +220,10 @@ def _round(event: Event, text: str) -> Round:
         raise ApiError(404, _("no such round")) from None
 
 
-def _round_answer(round_: Round) -> dict:
+def _round_answer(round_: Round, *, clock: bool = False) -> dict:
     round_.refresh_from_db()  # with the task run in process, the build may be done already
-    return {"round": round_.number, **round_status(round_)}
+    answer = {"round": round_.number, **round_status(round_)}
+    return {**answer, "clock": clock_data(round_)} if clock else answer
 
 
 @router.post(
@@ -233,10 +260,10 @@ def _step_view(name: str, step):
         round_ = _round(event, number)
         read_body(request, EmptyIn, empty_ok=True)
         step(round_=round_, actor=actor(request.auth))
-        return json_response(_round_answer(round_))
+        return json_response(_round_answer(round_, clock=name.startswith("clock/")))
 
-    view.__name__ = f"round_{name}"
-    view.__doc__ = f"The round's next step, as on its page: {name}."
+    view.__name__ = f"round_{name.replace('/', '_')}"
+    view.__doc__ = f"The round's next step, as on its page: {name.replace('/', ' ')}."
     return view
 
 

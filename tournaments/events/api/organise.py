@@ -20,10 +20,18 @@ from config.api import ApiError, Body, json_body, json_response, loose, read_bod
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, Out, answers, extra, link, links, word
 from scoring.names import MAX_NAME, MAX_TITLE
-from tournaments.common.event_settings import MAX_EVENT_NAME, MAX_ROUNDS
+from tournaments.common.event_settings import (
+    MAX_CLOCK_MINUTES,
+    MAX_EVENT_NAME,
+    MAX_ROUNDS,
+)
+from tournaments.common.event_settings import (
+    MAX_CLOCK_MORE_DEALS as MAX_MORE_DEALS,
+)
 from tournaments.common.permissions import require_club
 from tournaments.common.vocabulary import (
     BYE_POLICY_LABELS,
+    CLOCK_AT_TIME_LABELS,
     METRICS,
     PAIRING_MODE_LABELS,
     VOID_POLICY_LABELS,
@@ -87,6 +95,11 @@ class EventIn(Body):
     placing_points: loose({"type": "array", "items": {"type": "integer"}}) = None
     bye_policy: loose(one_of(BYE_POLICY_LABELS)) = None
     void_policy: loose(one_of(VOID_POLICY_LABELS)) = None
+    # the round clock (docs/round-clock.md): 0 minutes, the default, is none
+    clock_minutes: loose({"type": "integer", "minimum": 0, "maximum": MAX_CLOCK_MINUTES}) = None
+    clock_autostart: loose({"type": "boolean"}) = None
+    clock_at_time: loose(one_of(CLOCK_AT_TIME_LABELS)) = None
+    clock_more_deals: loose({"type": "integer", "minimum": 1, "maximum": MAX_MORE_DEALS}) = None
 
 
 class PlayersIn(Body):
@@ -232,9 +245,17 @@ def _settings(data: EventIn) -> dict:
             if not isinstance(value, list):
                 raise ApiError(400, _("%(key)s must be a list") % {"key": key})
             settings[key] = value
-    for key in ("bye_policy", "void_policy"):
+    for key in ("bye_policy", "void_policy", "clock_at_time"):
         if key in data.model_fields_set:
             settings[key] = text(getattr(data, key), key, 20)
+    counts = (("clock_minutes", MAX_CLOCK_MINUTES), ("clock_more_deals", MAX_MORE_DEALS))
+    for key, high in counts:
+        if key in data.model_fields_set:
+            settings[key] = whole(getattr(data, key), key, 0, high)
+    if "clock_autostart" in data.model_fields_set:
+        if not isinstance(data.clock_autostart, bool):
+            raise ApiError(400, _("%(key)s must be true or false") % {"key": "clock_autostart"})
+        settings["clock_autostart"] = data.clock_autostart
     return settings
 
 

@@ -9,6 +9,8 @@ Without JavaScript every page is complete and a reload refreshes it.
 from __future__ import annotations
 
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -22,7 +24,7 @@ from tournaments.results.selectors import standings_latest
 from tournaments.rounds.presenters.seat import player_games
 from tournaments.rounds.presenters.tables import round_over
 from tournaments.rounds.render import round_version
-from tournaments.rounds.selectors import published_round, rounds_progress
+from tournaments.rounds.selectors import clock_of, published_round, rounds_progress
 from tournaments.rounds.web import kept_page, round_tables_html
 
 
@@ -62,17 +64,36 @@ def round_detail(request, event: Event, number: int):
     except Round.DoesNotExist:
         raise Missing(_("There is no such round, or it is not published yet.")) from None
 
+    # The round clock, with this moment's server time: put into the kept page each time.
+    clock_html = round_clock_html(event, round_)
+
     def page(extra: dict):
         context = {
             "event": event,
             "round": round_,
             "round_over": round_over(round_),
             "tables_html": round_tables_html(request, event, round_),  # kept per version
+            "clock_html": mark_safe(CLOCK_MARK) if "csrf_token" in extra else clock_html,
             **extra,
         }
         return render(request, PAGES + "round.html", context)
 
-    return kept_page(request, ("round", *round_version(event, round_)), page, queried=False)
+    version = ("round", *round_version(event, round_))
+    return kept_page(request, version, page, queried=False, marks={CLOCK_MARK: clock_html})
+
+
+#: Where the kept round page takes its clock (round_clock_html), answer by answer.
+CLOCK_MARK = "<!--round-clock-->"
+
+
+def round_clock_html(event: Event, round_: Round) -> str:
+    """The round's clock with its scripts, or "" when there is none to show."""
+    if not event.clock_minutes or not round_.is_published:
+        return ""
+    clock = clock_of(round_)
+    if not clock.shown:
+        return ""
+    return render_to_string("_clock_block.html", {"clock": clock, "big": True})
 
 
 @event_page

@@ -31,7 +31,12 @@ from tournaments.models import Event, Round
 from tournaments.results import render as standings_render
 from tournaments.results.presenters import built_ago, head_context
 from tournaments.rounds.presenters.tables import round_over, settled_labelled, table_line
-from tournaments.rounds.selectors import newest_published_round, round_byes, round_tables_played
+from tournaments.rounds.selectors import (
+    clock_of,
+    newest_published_round,
+    round_byes,
+    round_tables_played,
+)
 from tournaments.rounds.services import walkouts
 
 STANDINGS = PAGES + "standings.html"
@@ -155,6 +160,8 @@ def _standings_live(request, event: Event) -> Kept:
 
 def _projector_etag(stored: standings_render.Stored | None, round_: Round | None) -> str:
     round_part = (round_.pk, round_.status, round_.games_version) if round_ else None
+    if round_ is not None and round_.event.clock_minutes:
+        round_part = (*round_part, clock_of(round_).mark)  # a clock's move is news to the wall
     return etag("projector", standings_etag(stored), round_part)
 
 
@@ -167,6 +174,7 @@ def _projector_context(event: Event, stored, round_: Round | None) -> dict:
         "tables": [table_line(table) for table in tables],
         "byes": round_byes(round_) if round_ else [],
         "poll_seconds": POLL_SECONDS,
+        "clock": clock_of(round_) if round_ and event.clock_minutes else None,
         **_standings_parts(stored),
     }
 

@@ -24,6 +24,7 @@ from tournaments.common.vocabulary import PAIRING_MODE_LABELS
 from tournaments.events.presenters import check_in_what
 from tournaments.models import EventLog, Round, Table
 from tournaments.pairing import WHY_CODE
+from tournaments.rounds.presenters.clock import clock_log_words
 from tournaments.rounds.presenters.tables import state_words
 from tournaments.rounds.selectors import RoundProgress, round_stuck, table_state
 
@@ -155,6 +156,9 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
         return walkout
     if checking_in := check_in_what(action, values):  # tournaments.events.services.check_in
         return checking_in
+    clock = clock_log_words(action, data, values)  # tournaments.rounds.services.clock
+    if clock:
+        return clock
     if action == "event_created":
         return _("Event created.")
     if action == "player_entered":

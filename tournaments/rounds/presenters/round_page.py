@@ -21,13 +21,17 @@ from tournaments.events.forms import ReasonForm
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Round, Table
 from tournaments.rounds.presenters import organise as words
+from tournaments.rounds.presenters.clock import clock_rule_words
 from tournaments.rounds.selectors import (
+    Clock,
     RoundProgress,
+    clock_of,
     round_actions,
     round_byes,
     round_progress,
     round_stuck,
     round_tables_activity,
+    tables_over_time,
 )
 
 #: A table still in play with nothing entered for this long is highlighted: a phone may have
@@ -57,6 +61,7 @@ class TableView:
     activity: str = ""  # "5 deals · last entry 3 minutes ago", once published
     stale: bool = False  # unfinished, and nothing entered for STALE_AFTER
     why: str = ""  # a swiss table's explanation in one line (score groups, floats, repeats)
+    over_time: bool = False  # still playing after the round clock ran out
 
 
 @dataclass
@@ -72,6 +77,9 @@ class RoundPage:
     build_error: str = ""  # why a failed build failed, in the reader's language
     settled: str = ""  # "2 of 4 tables confirmed", beside the close button
     bye_scores: str = ""  # what a bye scores under the event's bye policy
+    clock: Clock | None = None  # the round clock (selectors.clock_of)
+    over_time: int = 0  # tables still playing after time
+    clock_rule: str = ""  # what happens at time, in words (the event's setting)
 
 
 def _activity(table: Table, now) -> tuple[str, bool]:
@@ -94,7 +102,9 @@ def _activity(table: Table, now) -> tuple[str, bool]:
     return text, stale
 
 
-def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) -> TableView:
+def _table_view(
+    table: Table, names: dict[int, str], reopen_forms: dict, now, over_time: set[int]
+) -> TableView:
     game = table.game
     activity, stale = _activity(table, now)
     return TableView(
@@ -118,6 +128,7 @@ def _table_view(table: Table, names: dict[int, str], reopen_forms: dict, now) ->
         activity=activity,
         stale=stale,
         why=words.why_line(table.flags, names),
+        over_time=table.number in over_time,
     )
 
 
@@ -127,7 +138,9 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
     tables = round_tables_activity(round_)
     byes = round_byes(round_)
     now = timezone.now()
-    views = [_table_view(table, names, reopen_forms or {}, now) for table in tables]
+    clock = clock_of(round_, now)
+    over_time = tables_over_time(round_, tables, now)
+    views = [_table_view(table, names, reopen_forms or {}, now, over_time) for table in tables]
     progress = round_progress(round_, tables)
     choices = [
         (seat.player_id, _("Table %(t)s · %(name)s") % {"t": view.table.number, "name": seat.name})
@@ -150,4 +163,7 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
         settled=words.settled_label(progress),
         bye_scores=_("A bye scores: %(what)s.")
         % {"what": BYE_POLICY_LABELS.get(round_.event.bye_policy, round_.event.bye_policy)},
+        clock=clock,
+        over_time=len(over_time),
+        clock_rule=clock_rule_words(round_.event),
     )

@@ -33,6 +33,8 @@ def state_words(state: TableState) -> str:
         return _("adjusted result, confirmed")
     if state.ended_early:
         return _("ended as it stood, confirmed")
+    if state.ended_at_time:
+        return _("ended at time as it stood (round clock), confirmed")
     if state.status == TableStatus.CONFIRMED:
         return _("confirmed")
     if state.status == TableStatus.FINISHED:

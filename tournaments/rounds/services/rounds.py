@@ -24,6 +24,7 @@ from tournaments.rounds.selectors import (
     round_progress_of,
     round_to_build,
 )
+from tournaments.rounds.services.clock import clock_autostart
 from tournaments.rounds.services.pins import pins_make
 
 log = logging.getLogger(__name__)
@@ -250,6 +251,7 @@ def round_publish(*, round_: Round, actor: str = "") -> Round:
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
     log_action(event, actor, "round_published", round=round_.number, tables=len(tables))
+    clock_autostart(round_, actor)
     standings_changed(event)
     # The room asks at once: its pages are written out before (tournaments.rounds.render).
     enqueue_on_commit("prerender_round", round_.pk)

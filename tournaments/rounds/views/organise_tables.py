@@ -33,7 +33,7 @@ from tournaments.common.web.access import actor, organiser_required
 from tournaments.common.web.forms_flow import submit
 from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
 from tournaments.rounds.presenters.tables import state_words
-from tournaments.rounds.selectors import table_of, table_state
+from tournaments.rounds.selectors import round_at_time, table_of, table_state
 from tournaments.rounds.services import walkouts
 
 PAGE = "tournaments/organise/table.html"
@@ -215,6 +215,10 @@ def _render(request, event: Event, table: Table, *, error: str = "", status: int
         "status_sentence": state_words(state),
         "confirmed": state.status == TableStatus.CONFIRMED,
         "open": table.round.is_published and state.open,
+        # the round's time is up and this game still plays: "end as it stands" (clock)
+        "at_time": game is not None
+        and game.result == Game.Result.IN_PLAY
+        and round_at_time(table.round),
         "void_policy": dict(VOID_POLICIES)[event.void_policy],
         "preview": preview,
         "preview_error": preview_error,

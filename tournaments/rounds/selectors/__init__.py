@@ -154,6 +154,7 @@ class TableState:
     deals: int | None = None  # its live deals, where the reader counted them
     placed: bool = True  # a finished game has its placings (else its last tricks are needed)
     ended_early: bool = False  # confirmed as it stood when a player left (walkouts)
+    ended_at_time: bool = False  # confirmed as it stood when the round clock ran out (clock)
 
     @property
     def over(self) -> bool:
@@ -189,6 +190,7 @@ def table_state(table: Table, deals: int | None = None) -> TableState:
         deals=deals,
         placed=game.placings is not None,
         ended_early=confirmed and table.outcome == Table.Outcome.ENDED_EARLY,
+        ended_at_time=confirmed and table.outcome == Table.Outcome.ENDED_AT_TIME,
     )
 
 
@@ -357,3 +359,16 @@ def round_to_build(event: Event, last: Round | None) -> int | None:
     if last.status != Round.Status.CLOSED or last.number >= event.rounds_planned:
         return None
     return last.number + 1
+
+
+# The round clock's reads (selectors.clock), where the rest of the round's are asked for.
+from tournaments.rounds.selectors.clock import (  # noqa: E402, F401
+    CLOCK_FIELDS,
+    Clock,
+    ClockStatus,
+    clock_mark,
+    clock_mark_of_game,
+    clock_of,
+    round_at_time,
+    tables_over_time,
+)

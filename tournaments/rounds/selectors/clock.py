@@ -1,0 +1,143 @@
+"""The round clock's reads: where a round's clock is at a moment (Clock), the mark of the
+organiser's last move, and the tables still playing after time. The server's time is the truth
+(docs/round-clock.md); tournaments.rounds.services.clock moves it."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from scoring.models import Game
+from tournaments.models import Round, Table
+
+
+class ClockStatus(enum.StrEnum):
+    """Where a round's clock is (tournaments.rounds.services.clock moves it)."""
+
+    OFF = "off"  # the event has no clock (no round length set)
+    IDLE = "idle"  # not started yet (or its round is not published)
+    RUNNING = "running"
+    PAUSED = "paused"
+    AT_TIME = "at_time"  # it ran out: the event's rule at time applies
+    STOPPED = "stopped"  # stopped by the organiser: no time limit for this round any more
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A round's clock as every page and the API show it, read at `now` (the server's time:
+    the phones count down from `deadline` by their offset to `now`, static/js/clock)."""
+
+    status: ClockStatus
+    now: datetime
+    minutes: int  # the event's round length
+    deadline: datetime | None = None  # while running or at time
+    remaining: int | None = None  # seconds left: running or paused (0 at time)
+    mark: str = ""  # names the organiser's last move (clock_mark): a change is news to pages
+
+    @property
+    def shown(self) -> bool:
+        """Whether pages show it: started and not stopped."""
+        return self.status in (ClockStatus.RUNNING, ClockStatus.PAUSED, ClockStatus.AT_TIME)
+
+    @property
+    def running(self) -> bool:
+        return self.status == ClockStatus.RUNNING
+
+    @property
+    def paused(self) -> bool:
+        return self.status == ClockStatus.PAUSED
+
+    @property
+    def at_time(self) -> bool:
+        return self.status == ClockStatus.AT_TIME
+
+    @property
+    def left_text(self) -> str:
+        """The time left as a clock shows it: "12:05", "1:02:00", "0:00" at time."""
+        seconds = self.remaining or 0
+        hours, rest = divmod(seconds, 3600)
+        minutes, seconds = divmod(rest, 60)
+        if hours:
+            return f"{hours}:{minutes:02d}:{seconds:02d}"
+        return f"{minutes}:{seconds:02d}"
+
+    def data(self) -> dict:
+        """The clock as the API and the pages' scripts read it (moments in ISO 8601)."""
+        return {
+            "status": self.status.value,
+            "now": self.now.isoformat(),
+            "minutes": self.minutes,
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "remaining": self.remaining,
+        }
+
+
+#: The round fields the organiser's moves change (clock_mark).
+CLOCK_FIELDS = (
+    "status",
+    "clock_started_at",
+    "clock_deadline",
+    "clock_remaining",
+    "clock_stopped_at",
+)
+
+
+def clock_mark(values) -> str:
+    """A short name of a round's clock as the organiser last set it (`values`: the round's
+    CLOCK_FIELDS, in order): the keeper's poll answers anew when it changes."""
+    text = "|".join("" if value is None else str(value) for value in values)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def clock_mark_of_game(game_id: int) -> str | None:
+    """The clock mark of the round whose table plays this game (one query), None for none."""
+    values = Round.objects.filter(tables__game_id=game_id).values_list(*CLOCK_FIELDS).first()
+    return None if values is None else clock_mark(values)
+
+
+def clock_of(round_: Round, now: datetime | None = None) -> Clock:
+    clock = _clock_of(round_, now)
+    mark = clock_mark(getattr(round_, name) for name in CLOCK_FIELDS)
+    return dataclasses.replace(clock, mark=mark)
+
+
+def _clock_of(round_: Round, now: datetime | None = None) -> Clock:
+    """The round's clock at `now` (the server's time; default: this moment). Only a published
+    round's clock counts: a draft's has not started, a closed round's is over."""
+    now = now or timezone.now()
+    minutes = round_.event.clock_minutes
+    if not round_.is_published:
+        return Clock(ClockStatus.OFF if not minutes else ClockStatus.IDLE, now, minutes)
+    if round_.clock_started_at is None or round_.clock_stopped_at is not None:
+        if round_.clock_stopped_at is not None:
+            return Clock(ClockStatus.STOPPED, now, minutes)
+        return Clock(ClockStatus.OFF if not minutes else ClockStatus.IDLE, now, minutes)
+    if round_.clock_remaining is not None:
+        return Clock(ClockStatus.PAUSED, now, minutes, remaining=round_.clock_remaining)
+    deadline = round_.clock_deadline
+    left = max(0, math.ceil((deadline - now).total_seconds()))
+    status = ClockStatus.RUNNING if left > 0 else ClockStatus.AT_TIME
+    return Clock(status, now, minutes, deadline=deadline, remaining=left)
+
+
+def round_at_time(round_: Round, now: datetime | None = None) -> bool:
+    """Whether the round's clock has run out (its rule at time applies to its tables)."""
+    return round_.is_published and clock_of(round_, now).at_time
+
+
+def tables_over_time(round_: Round, tables: list[Table], now: datetime | None = None) -> set[int]:
+    """The numbers of `tables` (of this round) still playing after its time: what the
+    organiser's round page flags."""
+    if not clock_of(round_, now).at_time:
+        return set()
+    return {
+        table.number
+        for table in tables
+        if table.game is not None and table.game.result == Game.Result.IN_PLAY
+    }
