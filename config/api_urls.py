@@ -15,7 +15,7 @@ ROUTERS = (
     "tournaments.results.api.router",
     "tournaments.events.api.organise.router",
     "tournaments.events.api.night.router",
-    "tournaments.rounds.api.router",
+    "tournaments.rounds.api.rounds.router",
     "tournaments.clubs.api.seasons.router",
     "tournaments.clubs.api.ratings.router",
 )

@@ -116,11 +116,10 @@ class Event(EventClock):
     seed = models.PositiveIntegerField(default=new_seed)
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.REGISTRATION)
     created_at = models.DateTimeField(auto_now_add=True)
-    #: The one source of "the standings are stale": every write that changes what the
-    #: standings are built from (a result confirmed or reopened, a table void or
-    #: substituted, a round published or closed, a player entered, a standings setting)
-    #: adds one in its transaction and enqueues a build (services.standings_changed); a
-    #: snapshot keeps the value it was built from, and is stale while the two differ.
+    #: The one source of "the standings are stale": every write changing what they are built
+    #: from (a result confirmed or reopened, a table void or substituted, a round published or
+    #: closed, a player entered, a setting) adds one and enqueues a build (standings_changed);
+    #: a snapshot keeps the value it was built from, and is stale while the two differ.
     results_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:

@@ -15,13 +15,13 @@ from tournaments.common.web.api_auth import may_run, token_account
 from tournaments.common.web.api_input import ReasonIn
 from tournaments.models import Event
 from tournaments.results import render as standings_render
-from tournaments.rounds.api import (
+from tournaments.rounds.api.rounds import round_delete
+from tournaments.rounds.api.shapes import (
     ROUND_STATUS,
     ClockOut,
     RoundOut,
     TableOut,
     clock_data,
-    round_delete,
     round_status,
 )
 from tournaments.rounds.selectors import published_rounds, round_byes, round_tables

@@ -8,19 +8,15 @@ tournaments.results.api, which calls `round_delete` here.
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from pydantic import Field
 
-from config.api import ApiError, Body, bearer_token, json_response, loose, read_body
+from config.api import ApiError, bearer_token, json_response, read_body
 from config.api_ninja import ApiRouter, body_doc
-from config.api_schema import BODY, TOKEN, Out, absent, answers, extra, link, links, word
+from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from scoring import services as scoring
-from scoring.api_schemas import GameOut
 from scoring.errors import Conflict
 from scoring.models import Game, Quorum
-from scoring.names import MAX_NAME
 from scoring.selectors import game_state_json
 from tournaments.common.selectors import round_by_number
-from tournaments.common.vocabulary import TABLE_STATUSES
 from tournaments.common.web.api_auth import (
     judged_account,
     no_token,
@@ -38,7 +34,18 @@ from tournaments.common.web.api_input import (
 )
 from tournaments.models import Event, Player, Round, Table
 from tournaments.results import services as results_service
-from tournaments.rounds.selectors import ClockStatus, clock_of, round_stuck, table_of
+from tournaments.rounds.api.shapes import (
+    ConfirmedOut,
+    ConfirmIn,
+    EmptyIn,
+    RoundOut,
+    SubstituteIn,
+    TableOut,
+    VoidIn,
+    clock_data,
+    round_status,
+)
+from tournaments.rounds.selectors import table_of
 from tournaments.rounds.services import clock as clock_service
 from tournaments.rounds.services import rounds as rounds_service
 from tournaments.rounds.services import walkouts
@@ -52,7 +59,6 @@ router = ApiRouter(auth=organiser_token, tags=["organisers"])
 #: A round's or a table's write: the token, what the path names (404), the body, the state.
 ERRORS = answers({}, TOKEN, 404, BODY, 409)
 #: Why a table is changed: the services refuse a blank one.
-REASON = {"type": "string", "minLength": 1, "maxLength": MAX_REASON, "pattern": r"\S"}
 SLUG = "$request.path.slug"
 #: The round clock's moves (rounds.services.clock), as on the round's page.
 CLOCK_MOVES = ("start", "pause", "resume", "extend", "stop")
@@ -83,134 +89,6 @@ def _to_round(number: str) -> dict:
             if "/" not in step  # the clock's moves are led to from the round's page
         },
     }
-
-
-class EmptyIn(Body):
-    """``{}`` (or no body at all)."""
-
-
-class ConfirmIn(Body):
-    """``{}`` (or no body at all), or the game's version the result was seen at; with an
-    organiser's token, a `note`: their word to the players, as on the round's page (the
-    answer to a dispute, shown on the players' phones)."""
-
-    version: loose(
-        {
-            "type": "integer",
-            "minimum": 0,
-            "description": "the game's version whose result is confirmed: changed since, 409",
-        }
-    ) = None
-    note: loose(
-        {
-            "type": "string",
-            "maxLength": MAX_REASON,
-            "description": "an organiser's word to the players with the confirmation (the "
-            "answer to a dispute, shown on their phones); not with the table's token",
-        }
-    ) = ""
-
-
-class SubstituteIn(Body):
-    """Who takes the seat: `player` (a player of the event, checked in) or `name` (a new
-    player, entered and checked in as they sit down): one of the two."""
-
-    seat: loose({"type": "integer", "minimum": 0, "maximum": 2})
-    player: loose({"type": "integer", "description": "the substitute's player id"}) = None
-    name: loose(
-        {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": MAX_NAME,
-            "pattern": r"\S",
-            "description": "instead of `player`: a new player's name, entered and checked in",
-        }
-    ) = None
-    reason: loose(REASON)
-
-
-class VoidIn(Body):
-    reason: loose(REASON)
-
-
-class SubstitutionOut(Out):
-    seat: int
-    left: int = Field(description="the player who left (their id)")
-    joined: int = Field(description="the substitute (their id)")
-    from_deal: int = Field(description="the first deal the substitute plays")
-    from_hand: int = Field(
-        description="the same as the players count it: the hand (a deal dealt again is no hand)"
-    )
-
-
-class TableOut(Out):
-    """A table of a round (walkouts.table_data); players by seat."""
-
-    table: int
-    players: list[str]
-    player_ids: list[int]
-    game: int | None = Field(description="its game's id; null before the round is published")
-    finished: bool
-    status: str = word(TABLE_STATUSES)
-    outcome: str = word(Table.Outcome.values, "how the organiser settled it")
-    reason: str = Field(description="why the organiser settled it so (empty: played)")
-    totals: list[int] = Field(description="the game's totals by seat (empty: no game)")
-    placings: list[int] | None = Field(description="seats, first to last; null: not settled")
-    substitutions: list[SubstitutionOut]
-    void_players: list[int] = Field(description="a void table's players given the void policy")
-
-
-class ConfirmedOut(GameOut):
-    confirmed: bool
-    waiting_for: int = absent("the table's token under a larger quorum: agreements still needed")
-
-
-#: The words the API uses for a round's states (the model's "pending" is "building").
-ROUND_STATUS = {
-    Round.Status.PENDING: "building",
-    Round.Status.DRAFT: "draft",
-    Round.Status.FAILED: "failed",
-    Round.Status.PUBLISHED: "published",
-    Round.Status.CLOSED: "closed",
-}
-
-
-class ClockOut(Out):
-    """The round clock (tournaments.rounds.selectors.Clock): one deadline on the server's
-    time; a client counts down from `deadline` by its own offset to `now`."""
-
-    status: str = word(
-        [status.value for status in ClockStatus],
-        "off: the event has no clock; idle: not started; at_time: it ran out",
-    )
-    now: str = Field(description="the server's time of this answer (ISO 8601)")
-    minutes: int = Field(description="the event's round length in minutes (0: no clock)")
-    deadline: str | None = Field(description="when time is up (running, at_time), ISO 8601")
-    remaining: int | None = Field(description="seconds left (running, paused; 0 at time)")
-
-
-class RoundOut(Out):
-    round: int
-    status: str = word([*ROUND_STATUS.values(), "deleted"], "deleted: the answer to a DELETE")
-    error: str = absent("a failed build: why")
-    stuck: bool = absent("true: the build waits longer than it should; rebuild or delete it")
-    clock: ClockOut = absent("the round clock: the answer to a move of the clock")
-
-
-def clock_data(round_: Round) -> dict:
-    """The round's clock as the API gives it."""
-    return clock_of(round_).data()
-
-
-def round_status(round_: Round) -> dict:
-    """``{"status"}``; for a failed build ``"error"``: why it failed; for a build waiting
-    longer than it should (no worker took it) ``"stuck": true``: rebuild or delete it."""
-    status = {"status": ROUND_STATUS.get(round_.status, round_.status)}
-    if round_.status == Round.Status.FAILED:
-        status["error"] = round_.build_error
-    elif round_stuck(round_):
-        status["stuck"] = True
-    return status
 
 
 def _round(event: Event, text: str) -> Round:
