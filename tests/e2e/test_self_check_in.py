@@ -75,6 +75,8 @@ def test_three_players_check_in_from_their_phones_and_a_newcomer_is_accepted(
     request = organiser.locator("#arrivals .newcomers .player-row", has_text="Dimitar Kolev")
     expect(request).to_be_visible(timeout=15_000)
     expect(organiser.locator("#arrivals .missing")).to_have_count(0)
+    for name in PLAYERS:  # the list's own rows say so too, without a reload
+        expect(organiser.locator("li.player-row.is-in", has_text=name)).to_have_count(1)
     assert no_horizontal_scroll(organiser)
     if language == "en":
         screenshot(organiser, "self-check-in-arrivals")

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import html
 import json
+import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tournaments.common import tokens
 from tournaments.events.selectors.identity import identity_cookie, identity_value
@@ -241,3 +244,27 @@ def test_the_event_page_leads_to_im_here_while_self_check_in_is_open(door):
     assert here(door) in text(Client().get(home))
     check_in.self_check_in_set(event=door, open=False)
     assert here(door) not in text(Client().get(home))
+
+
+def test_the_polled_arrivals_bring_the_rows_of_those_who_checked_in_since(door, organiser_client):
+    """The players page's list shows who checked in from a phone without a reload: the polled
+    arrivals carry, out of band, the row of each player checked in since the page (or the
+    last poll) was shown, and only those; the next poll asks from its own time."""
+    page = text(organiser_client.get(reverse("tournaments:organise_players", args=[door.slug])))
+    polled = re.search(r'data-hx-get="([^"]*/arrivals/\?since=[^"]+)"', page).group(1)
+    ana, vera = entry(door, "Ana Petrova"), entry(door, "Vera")
+    check_in.self_check_in(event=door, entry=ana, proven=ana)
+
+    part = text(organiser_client.get(polled, HTTP_HX_REQUEST="true"))
+    rows = re.findall(r'<li id="entry-(\d+)"[^>]*data-hx-swap-oob="true"', part)
+    assert rows == [str(ana.pk)]
+    assert "Checked in from their phone at" in part and str(vera.pk) not in rows
+    later = re.search(r'data-hx-get="([^"]*/arrivals/\?since=[^"]+)"', part).group(1)
+    assert later != polled
+    Entry.objects.filter(pk=ana.pk).update(
+        checked_in_at=timezone.now() - timedelta(minutes=1)
+    )  # checked in before the last poll: not sent again
+    again = text(organiser_client.get(later, HTTP_HX_REQUEST="true"))
+    assert 'data-hx-swap-oob="true"' not in again.replace('id="counts" data-hx-swap-oob', "")
+    nonsense = reverse("tournaments:organise_arrivals", args=[door.slug]) + "?since=soon"
+    assert organiser_client.get(nonsense, HTTP_HX_REQUEST="true").status_code == 200

@@ -189,3 +189,8 @@ PERSONAL_CODE_LENGTH = 8
 def personal_code() -> str:
     """A new personal code (tournaments.models.Entry.code): random digits, leading zeros kept."""
     return "".join(secrets.choice("0123456789") for _ in range(PERSONAL_CODE_LENGTH))
+
+
+#: How a player was checked in (Entry.checked_in_by): by an organiser, or from their own phone
+#: (events.services.check_in).
+CHECK_IN_BY_ORGANISER, CHECK_IN_BY_PHONE = "organiser", "phone"

@@ -4,7 +4,8 @@ The templates get labels and flags from here, never a stored status to compare."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
@@ -167,6 +168,8 @@ class Arrivals:
     counts: EntryCounts
     missing: list[Entry]
     newcomers: list[NewcomerRequest]
+    #: When this was read (seconds since the epoch): the next poll asks for what came since.
+    as_of: float = field(default_factory=time.time)
 
     @property
     def polled(self) -> bool:

@@ -3,7 +3,10 @@ waiting for the organiser's answer (tournaments.events.services.check_in)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from tournaments.club_models import NewcomerRequest
+from tournaments.common.vocabulary import CHECK_IN_BY_PHONE
 from tournaments.models import Entry, Event
 
 
@@ -17,6 +20,13 @@ def missing_entries(event: Event) -> list[Entry]:
     """The players entered, not withdrawn and not checked in yet, by name."""
     entries = event.entries.filter(checked_in=False, withdrawn=False).select_related("player")
     return list(entries.order_by("player__name", "pk"))
+
+
+def checked_in_from_phones_since(event: Event, moment: datetime) -> list[Entry]:
+    """The players who checked themselves in from their phones at `moment` or later."""
+    entries = event.entries.filter(checked_in=True, checked_in_by=CHECK_IN_BY_PHONE)
+    entries = entries.filter(withdrawn=False, checked_in_at__gte=moment)
+    return list(entries.select_related("player").order_by("pk"))
 
 
 def newcomers_waiting(event: Event) -> list[NewcomerRequest]:

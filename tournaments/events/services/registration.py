@@ -7,6 +7,7 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat, name_key
+from tournaments.common import vocabulary
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.permissions import require_event
 from tournaments.common.services import log_action, standings_changed
@@ -98,9 +99,7 @@ def enter_players(
     return entries
 
 
-#: How a player was checked in (Entry.checked_in_by): by an organiser, or from their own phone
-#: (events.services.check_in).
-ORGANISER, PHONE = "organiser", "phone"
+ORGANISER, PHONE = vocabulary.CHECK_IN_BY_ORGANISER, vocabulary.CHECK_IN_BY_PHONE
 
 
 def checked_in_by(how: str) -> dict:

@@ -7,6 +7,9 @@ reload shows the same. Who checked in how, and undoing it: the players page's ro
 
 from __future__ import annotations
 
+import math
+from datetime import UTC, datetime
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -19,7 +22,8 @@ from tournaments.club_models import NewcomerRequest
 from tournaments.common.web.access import actor, organiser_required
 from tournaments.common.web.forms_flow import submit
 from tournaments.events.presenters import arrivals, counts_context
-from tournaments.events.selectors.check_in import newcomer_of
+from tournaments.events.selectors.check_in import checked_in_from_phones_since, newcomer_of
+from tournaments.events.selectors.entries import seated_ids
 from tournaments.events.services import check_in
 from tournaments.models import Event
 from tournaments.rounds.presenters.paper import qr_svg
@@ -33,13 +37,33 @@ def _back(event: Event):
     return redirect(reverse("tournaments:organise_players", args=[event.slug]) + "#arrivals")
 
 
+def _since(request) -> datetime | None:
+    """The time the page asking was shown at (the poll's `since`), or None."""
+    try:
+        moment = float(request.GET.get("since", ""))
+    except ValueError:
+        return None
+    if not math.isfinite(moment) or not 0 <= moment < 1e11:
+        return None
+    # a second's margin for the clocks of two processes: a row sent twice changes nothing
+    return datetime.fromtimestamp(moment - 1, tz=UTC)
+
+
 def _arrivals(request, event: Event) -> HttpResponse:
-    """The arrivals section, with the players page's counts swapped out of band."""
+    """The arrivals section, with the players page's counts and the rows of those who
+    checked in from their phones since the page was shown swapped out of band (the list
+    shows them checked in without a reload; a row is only re-drawn when its player came)."""
     counted = counts_context(event)
     context = {"event": event, "arrivals": arrivals(event, counted["counts"])}
     html = render_to_string(ARRIVALS, context, request=request)
     counts = {**counted, "event": event, "oob": True}
     html += render_to_string(f"{PLAYERS}#counts", counts, request=request)
+    since = _since(request)
+    came = checked_in_from_phones_since(event, since) if since is not None else []
+    seated = seated_ids(event) if came else set()
+    for entry in came:
+        row = {"event": event, "entry": entry, "seated": seated, "oob_row": True}
+        html += render_to_string(f"{PLAYERS}#entry", row, request=request)
     response = HttpResponse(html)
     response["Cache-Control"] = "no-store"
     return response
