@@ -159,7 +159,7 @@ class Found:
         frame = self.frame()
         n = frame.n
         fixed = [
-            tuple(sorted(tuple(sorted((x, n + (x + a) % n, 2 * n + (x + b) % n))) for x in range(n)))
+            tuple(sorted((x, n + (x + a) % n, 2 * n + (x + b) % n) for x in range(n)))
             for a, b in self.fixed
         ]
         return fixed + frame.develop(tuple(self.base))

@@ -4,8 +4,10 @@ from itertools import combinations
 
 import pytest
 
+from tournaments.pairing import kirkman
 from tournaments.pairing.designs import (
     affine_design,
+    best_rounds,
     design_for,
     is_kirkman,
     problems,
@@ -13,28 +15,49 @@ from tournaments.pairing.designs import (
     upper_bound,
 )
 
-#: Rounds each design must have: (N−1)/2 for Kirkman systems, what we hold otherwise.
-ROUNDS = {9: 4, 12: 4, 15: 7, 18: 8, 21: 10, 24: 10, 27: 13, 30: 13, 81: 40}
+#: Every field size a design is promised for, 3 to 99 players.
+MULTIPLES_OF_3 = range(3, 100, 3)
 
 
-@pytest.mark.parametrize("n", sorted(ROUNDS))
-def test_each_design_is_a_resolvable_packing_of_triples(n):
+@pytest.mark.parametrize("n", MULTIPLES_OF_3)
+def test_every_multiple_of_3_up_to_99_has_a_design_at_the_known_optimum(n):
     design = design_for(n)
     assert design is not None
     assert problems(n, design) == []
-    assert len(design) == ROUNDS[n]
+    assert len(design) == best_rounds(n)
+    expected = {6: 1, 12: 4}.get(n, (n - 1) // 2)
+    assert best_rounds(n) == expected
 
 
-@pytest.mark.parametrize("n", [9, 15, 21, 27, 81])
+@pytest.mark.parametrize("n", [n for n in MULTIPLES_OF_3 if n % 6 == 3])
 def test_sizes_3_mod_6_have_kirkman_triple_systems(n):
     design = design_for(n)
     assert is_kirkman(n, design)
     assert len(design) == upper_bound(n)
 
 
+@pytest.mark.parametrize("n", [n for n in MULTIPLES_OF_3 if n % 6 == 0 and n >= 18])
+def test_sizes_0_mod_6_have_nearly_kirkman_systems(n):
+    """(N−2)/2 rounds, and the pairs that never meet are a perfect matching."""
+    design = design_for(n)
+    met = {pair for round_ in design for t in round_ for pair in combinations(t, 2)}
+    unmet = [pair for pair in combinations(range(n), 2) if pair not in met]
+    assert len(design) == (n - 2) // 2
+    assert sorted(p for pair in unmet for p in pair) == list(range(n))
+
+
 def test_the_stored_sizes():
-    assert sizes_stored() == (12, 15, 18, 21, 24, 30)
-    assert [n for n in range(3, 40) if design_for(n)] == [9, 12, 15, 18, 21, 24, 27, 30]
+    assert sizes_stored() == (12, 15, 18, 21)
+    assert [n for n in range(3, 100) if design_for(n)] == list(MULTIPLES_OF_3)
+
+
+def test_a_searched_design_is_rebuilt_from_its_seed():
+    """The files in design_data are what `python -m tournaments.pairing.kirkman` writes."""
+    for n in (24, 33):
+        text = (kirkman.DATA / f"{n}.txt").read_text()
+        seed = int(text.split("seed ")[1].split(".")[0])
+        build = kirkman.kts_cyclic if n % 6 == 3 else kirkman.nkts_cyclic
+        assert build(n, seed).text(seed) == text
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5])
