@@ -12,6 +12,7 @@ from tournaments.pairing.designs import (
     is_kirkman,
     problems,
     sizes_stored,
+    tripled,
     upper_bound,
 )
 
@@ -116,3 +117,10 @@ def test_twelve_players_cannot_have_five_rounds_without_a_repeat():
         return best
 
     assert longest(pairs(first), 1, None) == 4 == len(design_for(12))
+
+
+@pytest.mark.parametrize("v", [3, 9, 15, 21, 33])
+def test_tripling_a_kirkman_system_gives_one_three_times_as_large(v):
+    design = tripled(design_for(v))
+    assert is_kirkman(3 * v, design)
+    assert len(design) == upper_bound(3 * v)
