@@ -164,11 +164,12 @@ class Found:
         ]
         return fixed + frame.develop(tuple(self.base))
 
-    def text(self, seed: int) -> str:
+    def text(self, seed: int, steps: int = 200_000) -> str:
         kind = "KTS" if self.v % 6 == 3 else "NKTS"
+        option = "" if steps == 200_000 else f" --steps {steps}"
         lines = [
             f"# {kind}({self.v}) from tournaments.pairing.kirkman (python -m"
-            f" tournaments.pairing.kirkman {self.v}), seed {seed}.",
+            f" tournaments.pairing.kirkman{option} {self.v}), seed {seed}.",
             "# fixed: the (a, b) of each fixed round; base: the base round (see kirkman.py).",
             "fixed " + " ".join(f"{a}-{b}" for a, b in self.fixed),
             "base " + " ".join("-".join(map(str, t)) for t in self.base),
@@ -245,23 +246,25 @@ def nkts_cyclic(v: int, seed: int, steps: int = 200_000) -> Found | None:
     return None if base is None else Found(v, [], base)
 
 
-def find(v: int, budget_seconds: float = 1200.0) -> tuple[int, Found] | None:
-    """The first seed (0, 1, 2, …) whose search finds a design for `v`, and the design."""
+def find(v: int, steps: int, budget_seconds: float = 3600.0) -> tuple[int, Found] | None:
+    """The first seed (0, 1, 2, …) whose search finds a design for `v` within `steps`, and the
+    design. (A seed's design does not depend on `steps`, only whether it is found in time:
+    many short searches are often quicker than a few long ones.)"""
     build = kts_cyclic if v % 6 == 3 else nkts_cyclic
     started = time.monotonic()
     seed = 0
     while time.monotonic() - started < budget_seconds:
-        found = build(v, seed)
+        found = build(v, seed, steps)
         if found is not None:
             return seed, found
         seed += 1
     return None
 
 
-def write(v: int, seed: int, found: Found) -> Path:
+def write(v: int, seed: int, found: Found, steps: int) -> Path:
     DATA.mkdir(exist_ok=True)
     path = DATA / f"{v}.txt"
-    path.write_text(found.text(seed))
+    path.write_text(found.text(seed, steps))
     return path
 
 
@@ -270,15 +273,20 @@ SEARCHED = tuple(v for v in range(24, 100, 3) if v not in (27, 45, 63, 81, 99))
 
 
 def main(argv: list[str]) -> int:
+    """`python -m tournaments.pairing.kirkman [--steps N] [sizes…]`: all of SEARCHED by
+    default; --steps is the step limit of each seed's search (200 000 unless given)."""
+    steps = 200_000
+    if argv[:1] == ["--steps"]:
+        steps, argv = int(argv[1]), argv[2:]
     sizes = [int(a) for a in argv] or list(SEARCHED)
     for v in sizes:
         started = time.monotonic()
-        found = find(v)
+        found = find(v, steps)
         if found is None:
             print(f"{v}: not found", flush=True)
             continue
         seed, design = found
-        path = write(v, seed, design)
+        path = write(v, seed, design, steps)
         print(f"{v}: seed {seed}, {time.monotonic() - started:.1f} s -> {path.name}", flush=True)
     return 0
 
