@@ -9,17 +9,25 @@ A *design* here is a list of rounds, each round a partition of the points 0..N�
 triples, no two triples of any rounds sharing a pair. When every pair occurs (N ≡ 3 mod 6,
 (N−1)/2 rounds) it is a Kirkman triple system, KTS(N).
 
-- N = 3^k (9, 27, 81, …): the affine geometry AG(k, 3), built here. Its lines are the
+Every N divisible by 3 from 3 to 99 has a design with the most rounds possible: ⌊(N−1)/2⌋
+(a Kirkman triple system for N ≡ 3 mod 6; a *nearly* Kirkman one for N ≡ 0 mod 6, N ≥ 18,
+whose pairs that never meet form a perfect matching), except 1 round for 6 players and 4 for
+12 (an exhaustive search shows a fifth is impossible: the test below).
+
+- N = 3, 9, 27, 81 (3^k): the affine geometry AG(k, 3), built here. Its lines are the
   triples; the lines of one direction are a round. (3^k − 1)/2 rounds.
-- N = 15, 21: Kirkman triple systems stored below. KTS(15) was found by a tabu search over
-  swaps within rounds; KTS(21) is cyclic: points (i, x) with i in Z_7 and x in Z_3 as
-  3i + x, three rounds fixed by i ↦ i + 1 and the seven translates of one base round.
-- N = 12, 18: packings found by the same tabu search, each as long as possible: 4 rounds for
-  12 players (an exhaustive search shows a fifth is impossible), 8 = ⌊17/2⌋ for 18 (a nearly
-  Kirkman triple system: the pairs left over form a perfect matching).
-- N = 24, 30: 10 and 13 rounds from the tabu search, one short of the bound (nearly Kirkman
-  systems of 11 and 14 rounds exist, but the search did not find them in minutes). Still
-  more than searching round by round reaches (9 and 11 in the benchmark).
+- N = 6: one round. N = 12, 15, 18, 21: stored below (12, 15, 18 found by a tabu search over
+  swaps within rounds; 21 cyclic: points (i, x), i in Z_7, x in Z_3, as 3i + x, three rounds
+  fixed by i ↦ i + 1 and the seven translates of one base round).
+- N = 45, 63, 99: three times KTS(15), KTS(21), KTS(33) (`tripled`).
+- Every other N from 24 to 96: one base round found by the cyclic search of `kirkman`
+  (developed over Z_n, with fixed rounds for the Kirkman systems), stored in
+  `design_data/N.txt` and rebuilt by `python -m tournaments.pairing.kirkman`.
+
+The constructions are the textbook ones (C. J. Colbourn & J. H. Dinitz, Handbook of
+Combinatorial Designs, 2nd ed., 2007); the code is ours. We read SageMath's
+`sage/combinat/designs/resolvable_bibd.py` (GPL) for orientation only and copied nothing;
+no library is used at run time.
 
 `tests/tournaments/pairing/test_designs.py` checks every design here: a partition each round,
 no pair twice, and the promised number of rounds.

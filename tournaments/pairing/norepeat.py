@@ -1,11 +1,23 @@
 """No-repeat: as many rounds as possible before any two players meet a second time.
 
-While the field is the one that started the event and we hold a design for its size
-(`designs`), round r is round r of that design with the players put on its points in a
-seeded order: the design was chosen as a whole, which is the only way to reach the most
-rounds. Otherwise (a late entry, a withdrawal, byes, a size with no design, or a history
-that left the plan) each round searches for a partition avoiding every earlier meeting, and
-when there is none, or none found within the budget, for as few repeats as it can.
+While the field is the one that started the event, round r is round r of its plan
+(`plan_for`): a design of `designs` with the players put on its points in a seeded order and
+its rounds in a seeded order. The design was chosen as a whole, which is the only way to
+reach the most rounds. Every field of 3 to 99 players has a plan:
+
+- N divisible by 3: the design for N, ⌊(N−1)/2⌋ rounds (1 for 6 players, 4 for 12).
+- N ≡ 2 mod 3: the design for N + 1 with one point left empty; the two players at its table
+  sit out. That point meets every other at most once, so nobody sits out twice in the plan.
+- N ≡ 1 mod 3: the design for N − 1 and one extra player who, each round, takes the seat of
+  the player sitting out (a different one each round, chosen so that the extra player meets
+  nobody twice; 10 players have a plan of their own).
+
+So a field with byes gets at least the rounds of the multiple of 3 below it, and byes go
+round the field: the plan's byes are taken only while they fall on players with the fewest
+byes so far. Otherwise (a late entry, a withdrawal, the plan used up, or a history or byes
+that left the plan) byes are chosen as in every mode (`byes`) and each round searches for a
+partition avoiding every earlier meeting, and when there is none, or none found within the
+budget, for as few repeats as it can.
 """
 
 from __future__ import annotations
