@@ -22,7 +22,7 @@ whose pairs that never meet form a perfect matching), except 1 round for 6 playe
 - N = 45, 63, 99: three times KTS(15), KTS(21), KTS(33) (`tripled`).
 - Every other N from 24 to 96: one base round found by the cyclic search of `kirkman`
   (developed over Z_n, with fixed rounds for the Kirkman systems), stored in
-  `design_data/N.txt` and rebuilt by `python -m tournaments.pairing.kirkman`.
+  `design_data/N.txt` and rebuilt by `python -m bench.kirkman`.
 
 The constructions are the textbook ones (C. J. Colbourn & J. H. Dinitz, Handbook of
 Combinatorial Designs, 2nd ed., 2007); the code is ours. We read SageMath's

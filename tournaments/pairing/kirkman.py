@@ -1,6 +1,6 @@
 """Building the no-repeat designs that are not formulas: a seeded search for a base round.
 
-Run `python -m tournaments.pairing.kirkman` to (re)build the files in
+Run `python -m bench.kirkman` to (re)build the files in
 `tournaments/pairing/design_data/` that `designs` reads (a few minutes on one core; each file
 says the seed that found it, and the same seed finds the same design again).
 
@@ -33,7 +33,6 @@ spends its step limit.
 from __future__ import annotations
 
 import random
-import sys
 import time
 from pathlib import Path
 
@@ -168,8 +167,8 @@ class Found:
         kind = "KTS" if self.v % 6 == 3 else "NKTS"
         option = "" if steps == 200_000 else f" --steps {steps}"
         lines = [
-            f"# {kind}({self.v}) from tournaments.pairing.kirkman (python -m"
-            f" tournaments.pairing.kirkman{option} {self.v}), seed {seed}.",
+            f"# {kind}({self.v}) from tournaments.pairing.kirkman (python -m bench.kirkman"
+            f"{option} {self.v}), seed {seed}.",
             "# fixed: the (a, b) of each fixed round; base: the base round (see kirkman.py).",
             "fixed " + " ".join(f"{a}-{b}" for a, b in self.fixed),
             "base " + " ".join("-".join(map(str, t)) for t in self.base),
@@ -273,7 +272,7 @@ SEARCHED = tuple(v for v in range(24, 100, 3) if v not in (27, 45, 63, 81, 99))
 
 
 def main(argv: list[str]) -> int:
-    """`python -m tournaments.pairing.kirkman [--steps N] [sizes…]`: all of SEARCHED by
+    """`python -m bench.kirkman [--steps N] [sizes…]`: all of SEARCHED by
     default; --steps is the step limit of each seed's search (200 000 unless given)."""
     steps = 200_000
     if argv[:1] == ["--steps"]:
@@ -289,7 +288,3 @@ def main(argv: list[str]) -> int:
         path = write(v, seed, design, steps)
         print(f"{v}: seed {seed}, {time.monotonic() - started:.1f} s -> {path.name}", flush=True)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
