@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.pairing            # swiss 15, 99, 300, 999, 3000 x 9 rounds
     .venv/bin/python -m bench.pairing --quick    # swiss 15, 99, 300, for a smoke run
     .venv/bin/python -m bench.pairing --reference  # + a slow, thorough search up to 99
+    .venv/bin/python -m bench.pairing --no-repeat-only  # no-repeat, every N from 3 to 99
 
 Swiss: an event is played round by round with made-up results
 (`tournaments.pairing.simulation`: placings from skill plus luck, 2-1-0 points, zero-sum game
@@ -280,26 +281,36 @@ def main(argv: list[str] | None = None) -> int:
         help="also solve each swiss round of up to 99 players exactly (integer programming"
         " with SciPy's HiGHS; a few minutes): the best spread any draw could have had",
     )
+    parser.add_argument(
+        "--no-repeat-only",
+        action="store_true",
+        help="only the no-repeat events (every N from 3 to 99), written to"
+        " bench/results/pairing-norepeat.json",
+    )
     args = parser.parse_args(argv)
 
     sizes = SWISS_SIZES_QUICK if args.quick else SWISS_SIZES
     searched = NO_REPEAT_SEARCHED_QUICK if args.quick else NO_REPEAT_SEARCHED
     swiss = [
         swiss_event(n, args.rounds, args.seed, args.reference and n <= 99, args.optimum and n <= 99)
-        for n in sizes
+        for n in (() if args.no_repeat_only else sizes)
     ]
-    print_swiss(swiss)
+    if swiss:
+        print_swiss(swiss)
     planned = NO_REPEAT_PLANNED_QUICK if args.quick else NO_REPEAT_PLANNED
     no_repeat = [no_repeat_event(n, args.seed, True, 60.0) for n in planned]
     no_repeat += [no_repeat_event(n, args.seed, False, 60.0) for n in searched]
     print_no_repeat(no_repeat)
 
     RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / ("pairing-quick.json" if args.quick else "pairing.json")
+    name = "pairing-quick" if args.quick else "pairing"
+    out = RESULTS / (f"{name}-norepeat.json" if args.no_repeat_only else f"{name}.json")
     report = {
         "command": "python -m bench.pairing"
         + "".join(
-            f" --{flag}" for flag in ("quick", "reference", "optimum") if getattr(args, flag)
+            f" --{flag.replace('_', '-')}"
+            for flag in ("quick", "reference", "optimum", "no_repeat_only")
+            if getattr(args, flag)
         ),
         "seed": args.seed,
         "machine": {
