@@ -1,8 +1,11 @@
 """Building the no-repeat designs that are not formulas: a seeded search for a base round.
 
 Run `python -m bench.kirkman` to (re)build the files in
-`tournaments/pairing/design_data/` that `designs` reads (a few minutes on one core; each file
-says the seed that found it, and the same seed finds the same design again).
+`tournaments/pairing/design_data/` that `designs` reads. Each file's first line is the
+command that wrote it (sizes, and `--steps` when not the default) and the seed that found
+it: the same command finds the same design again. Most sizes take seconds; NKTS(66), (90)
+and (96) took about five minutes each on a busy machine (90 and 96 with `--steps 2000`:
+many short searches found them much sooner than a few long ones).
 
 The method is the textbook one for these designs (the "cyclic" or "base block" method, see
 C. J. Colbourn & J. H. Dinitz (eds.), *Handbook of Combinatorial Designs*, 2nd ed., 2007,
