@@ -52,13 +52,16 @@ def test_the_stored_sizes():
     assert [n for n in range(3, 100) if design_for(n)] == list(MULTIPLES_OF_3)
 
 
-def test_a_searched_design_is_rebuilt_from_its_seed():
-    """The files in design_data are what `python -m tournaments.pairing.kirkman` writes."""
-    for n in (24, 33):
-        text = (kirkman.DATA / f"{n}.txt").read_text()
-        seed = int(text.split("seed ")[1].split(".")[0])
-        build = kirkman.kts_cyclic if n % 6 == 3 else kirkman.nkts_cyclic
-        assert build(n, seed).text(seed) == text
+@pytest.mark.parametrize("path", sorted(kirkman.DATA.glob("*.txt")), ids=lambda p: p.stem)
+def test_a_searched_design_is_rebuilt_from_its_seed(path):
+    """Each file in design_data is what the command on its first line writes: its seed,
+    searched with its step limit, gives the same base round."""
+    n = int(path.stem)
+    text = path.read_text()
+    seed = int(text.split("seed ")[1].split(".")[0])
+    steps = int(text.split("--steps ")[1].split()[0]) if "--steps" in text else 200_000
+    build = kirkman.kts_cyclic if n % 6 == 3 else kirkman.nkts_cyclic
+    assert build(n, seed, steps).text(seed, steps) == text
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5])
