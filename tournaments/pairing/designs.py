@@ -20,14 +20,16 @@ whose pairs that never meet form a perfect matching), except 1 round for 6 playe
   swaps within rounds; 21 cyclic: points (i, x), i in Z_7, x in Z_3, as 3i + x, three rounds
   fixed by i ↦ i + 1 and the seven translates of one base round).
 - N = 45, 63, 99: three times KTS(15), KTS(21), KTS(33) (`tripled`).
+- N = 39, 75, 87: Ray-Chaudhuri & Wilson's KTS(2q + 1), q = 19, 37, 43 prime
+  (`ray_chaudhuri_wilson`).
 - Every other N from 24 to 96: one base round found by the cyclic search of `kirkman`
   (developed over Z_n, with fixed rounds for the Kirkman systems), stored in
   `design_data/N.txt` and rebuilt by `python -m bench.kirkman`.
 
 The constructions are the textbook ones (C. J. Colbourn & J. H. Dinitz, Handbook of
-Combinatorial Designs, 2nd ed., 2007); the code is ours. We read SageMath's
-`sage/combinat/designs/resolvable_bibd.py` (GPL) for orientation only and copied nothing;
-no library is used at run time.
+Combinatorial Designs, 2nd ed., 2007); the code is ours, written from the mathematics. No
+library's code was copied (SageMath, GPL, builds some of the same systems) and none is used
+at run time.
 
 `tests/tournaments/pairing/test_designs.py` checks every design here: a partition each round,
 no pair twice, and the promised number of rounds.
@@ -102,7 +104,62 @@ def design_for(n: int) -> Design | None:
         return (((0, 1, 2), (3, 4, 5)),)
     if n in _TRIPLED:
         return tripled(design_for(n // 3))
+    if n in _RAY_CHAUDHURI_WILSON:
+        return ray_chaudhuri_wilson((n - 1) // 2)
     return _searched(n)
+
+
+#: Kirkman systems KTS(2q + 1) for a prime q ≡ 1 mod 6 (`ray_chaudhuri_wilson`): q = 19, 37,
+#: 43. (15 = 2·7 + 1 is stored, 27 and 63 built otherwise; 51 and 99 need GF(25) and GF(49).)
+_RAY_CHAUDHURI_WILSON = (39, 75, 87)
+
+
+@cache
+def ray_chaudhuri_wilson(q: int) -> Design:
+    """A KTS(2q + 1) for a prime q = 6t + 1 (D. K. Ray-Chaudhuri & R. M. Wilson, "Solution
+    of Kirkman's schoolgirl problem", Proc. Symp. Pure Math. 19, AMS 1971; as in Colbourn &
+    Dinitz, Handbook of Combinatorial Designs, §II.2, and Stinson's survey of Kirkman
+    triple systems, 1991).
+
+    Points: (x, 1) as x and (x, 2) as q + x for x in GF(q) = Z_q, and ∞ as 2q. With a a
+    primitive root and m the exponent with 2·a^m = a^t + 1, the base round is
+    {∞, (0,1), (0,2)}; {(a^i, 1), (a^(i+t), 1), (a^(i+m), 2)} for i in [0, t) ∪ [2t, 3t) ∪
+    [4t, 5t); and {(a^(m+t+i), 2), (a^(m+3t+i), 2), (a^(m+5t+i), 2)} for i in [0, t). Its
+    pairs use every difference of GF(q) once (within level 1, within level 2, and from 1 to
+    2), so it and its translates by every g in GF(q) are q rounds meeting every pair once.
+    """
+    t = (q - 1) // 6
+    a = next(g for g in range(2, q) if all(pow(g, (q - 1) // f, q) != 1 for f in _primes(q - 1)))
+
+    def power(k: int) -> int:
+        return pow(a, k % (q - 1), q)
+
+    m = next(k for k in range(q - 1) if 2 * power(k) % q == (power(t) + 1) % q)
+    base = [(0, q, 2 * q)]
+    for i in (*range(t), *range(2 * t, 3 * t), *range(4 * t, 5 * t)):
+        base.append((power(i), power(i + t), q + power(i + m)))
+    for i in range(t):
+        base.append(tuple(q + power(m + k * t + i) for k in (1, 3, 5)))
+
+    def shift(p: int, g: int) -> int:
+        return p if p == 2 * q else p - p % q + (p % q + g) % q
+
+    return tuple(
+        tuple(sorted(tuple(sorted(shift(p, g) for p in triple)) for triple in base))
+        for g in range(q)
+    )
+
+
+def _primes(n: int) -> list[int]:
+    """The prime factors of n."""
+    found, p = [], 2
+    while p * p <= n:
+        if n % p == 0:
+            found.append(p)
+            while n % p == 0:
+                n //= p
+        p += 1
+    return [*found, n] if n > 1 else found
 
 
 #: Kirkman systems built as three times a smaller one (`tripled`) rather than searched.

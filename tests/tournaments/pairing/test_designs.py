@@ -11,6 +11,7 @@ from tournaments.pairing.designs import (
     design_for,
     is_kirkman,
     problems,
+    ray_chaudhuri_wilson,
     sizes_stored,
     tripled,
     upper_bound,
@@ -127,3 +128,10 @@ def test_tripling_a_kirkman_system_gives_one_three_times_as_large(v):
     design = tripled(design_for(v))
     assert is_kirkman(3 * v, design)
     assert len(design) == upper_bound(3 * v)
+
+
+@pytest.mark.parametrize("q", [7, 13, 19, 31, 37, 43])
+def test_ray_chaudhuri_wilson_gives_a_kirkman_system_on_2q_plus_1_points(q):
+    design = ray_chaudhuri_wilson(q)
+    assert is_kirkman(2 * q + 1, design)
+    assert len(design) == q
