@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.pairing            # swiss 15, 99, 300, 999, 3000 x 9 rounds
     .venv/bin/python -m bench.pairing --quick    # swiss 15, 99, 300, for a smoke run
     .venv/bin/python -m bench.pairing --reference  # + a slow, thorough search up to 99
+    .venv/bin/python -m bench.pairing --no-repeat-only  # no-repeat, every N from 3 to 99
 
 Swiss: an event is played round by round with made-up results
 (`tournaments.pairing.simulation`: placings from skill plus luck, 2-1-0 points, zero-sum game
@@ -17,10 +18,11 @@ ideal is out of reach: late in a small event most neighbours in the standings ha
 With --optimum, each round of up to 99 players is also solved exactly by integer programming
 (`bench.pairing_optimum`): the fewest repeats and least spread that any draw could have had.
 
-No-repeat: events of 9, 15 and 21 players (and the other sizes with a design) follow their
-plan; the benchmark counts the rounds played before the first repeat and times them. The
-same events without a plan (each round searched from the history alone), and larger fields,
-show what the plan buys and how far round-by-round search gets against ⌊(N−1)/2⌋.
+No-repeat: events of every size from 3 to 99 players follow their plan (a Kirkman or nearly
+Kirkman design, with byes for N not divisible by 3: `tournaments.pairing.norepeat`); the
+benchmark counts the rounds played before the first repeat against the rounds promised and
+the bound ⌊(N−1)/2⌋, and times them. Some events without a plan (each round searched from
+the history alone) show what the plan buys and how far round-by-round search gets.
 
 Prints tables and writes everything as JSON to bench/results/pairing.json (pairing-quick.json
 with --quick, so a smoke run never overwrites the real figures).
@@ -38,8 +40,9 @@ import time
 from pathlib import Path
 
 from tournaments.pairing import Mode, pair
-from tournaments.pairing.designs import design_for, upper_bound
+from tournaments.pairing.designs import best_rounds
 from tournaments.pairing.lots import lots
+from tournaments.pairing.norepeat import base_plan
 from tournaments.pairing.search import Budget, Context, consecutive, polish, refine_windows
 from tournaments.pairing.simulation import Event
 
@@ -51,7 +54,9 @@ SWISS_SIZES = (15, 99, 300, 999, 3000)
 SWISS_SIZES_QUICK = (15, 99, 300)
 #: --optimum considers tables up to this many places wider than our draw's widest.
 OPTIMUM_MARGIN = 6
-NO_REPEAT_PLANNED = (9, 15, 21, 12, 18, 24, 27, 30)
+#: Every field from 3 to 99 players follows its plan (byes included).
+NO_REPEAT_PLANNED = tuple(range(3, 100))
+NO_REPEAT_PLANNED_QUICK = (9, 10, 11, 12, 30, 45, 99)
 NO_REPEAT_SEARCHED = (9, 15, 21, 30, 45, 99)
 NO_REPEAT_SEARCHED_QUICK = (9, 15, 21, 30)
 
@@ -175,7 +180,8 @@ def swiss_event(
 def no_repeat_event(players: int, seed: int, planned: bool, limit_seconds: float) -> dict:
     """Play until the first repeat (or one round past the bound): rounds without one."""
     event = Event(players, Mode.NO_REPEAT, seed=seed)
-    bound = upper_bound(players - players % 3) if players % 3 == 0 else (players - 1) // 2
+    bound = best_rounds(players) if players % 3 == 0 else (players - 1) // 2
+    promised = best_rounds(players - players % 3) if players % 3 != 2 else best_rounds(players + 1)
     clean = 0
     seconds = []
     while clean <= bound and sum(seconds) < limit_seconds:
@@ -187,11 +193,12 @@ def no_repeat_event(players: int, seed: int, planned: bool, limit_seconds: float
             break
         clean += 1
         event.play(pairing)
-    design = design_for(players) if planned else None
+    plan = base_plan(players) if planned else None
     return {
         "players": players,
         "planned": planned,
-        "design_rounds": len(design) if design else None,
+        "design_rounds": len(plan) if plan else None,
+        "promised": promised,
         "upper_bound": bound,
         "rounds_without_repeat": clean,
         "seconds_clean_rounds": sum(seconds[:clean]),
@@ -233,22 +240,27 @@ def print_swiss(results: list[dict]) -> None:
 def print_no_repeat(results: list[dict]) -> None:
     print("\nno-repeat: rounds before the first repeat")
     print(
-        f"{'N':>4} {'plan':>5} {'design':>6} {'bound':>5} {'reached':>7} {'s, those':>9}"
-        f" {'s, next':>8}"
+        f"{'N':>4} {'plan':>5} {'design':>6} {'promised':>8} {'bound':>5} {'reached':>7}"
+        f" {'s, those':>9} {'s, next':>8}"
     )
     for r in results:
         design = r["design_rounds"] if r["design_rounds"] is not None else "-"
         following = r["seconds_next_round"]
         print(
             f"{r['players']:>4} {'yes' if r['planned'] else 'no':>5} {design:>6}"
-            f" {r['upper_bound']:>5} {r['rounds_without_repeat']:>7}"
+            f" {r['promised']:>8} {r['upper_bound']:>5} {r['rounds_without_repeat']:>7}"
             f" {r['seconds_clean_rounds']:>9.2f}"
             f" {'-' if following is None else f'{following:.2f}':>8}"
         )
+    planned = [r for r in results if r["planned"]]
+    short = [r["players"] for r in planned if r["rounds_without_repeat"] < r["promised"]]
     print(
-        "  bound: ⌊(N−1)/2⌋ (for 12 players 4 is the most, shown exhaustively in the tests);"
-        " s, those: seconds for all\n  the rounds without a repeat; s, next: the round after,"
-        " which searches until its budget is spent"
+        f"  {len(planned)} planned fields; below the promised rounds: {short or 'none'}\n"
+        "  promised: the known optimum for N divisible by 3 (⌊(N−1)/2⌋; 1 for 6, 4 for 12),"
+        " otherwise that of the multiple\n  of 3 below N (of N + 1 for N ≡ 2 mod 3);"
+        " bound: ⌊(N−1)/2⌋ (a player who never sits out meets two new\n  people a round);"
+        " s, those: seconds for all the rounds without a repeat; s, next: the round after,"
+        " which\n  searches until its budget is spent"
     )
 
 
@@ -269,25 +281,36 @@ def main(argv: list[str] | None = None) -> int:
         help="also solve each swiss round of up to 99 players exactly (integer programming"
         " with SciPy's HiGHS; a few minutes): the best spread any draw could have had",
     )
+    parser.add_argument(
+        "--no-repeat-only",
+        action="store_true",
+        help="only the no-repeat events (every N from 3 to 99), written to"
+        " bench/results/pairing-norepeat.json",
+    )
     args = parser.parse_args(argv)
 
     sizes = SWISS_SIZES_QUICK if args.quick else SWISS_SIZES
     searched = NO_REPEAT_SEARCHED_QUICK if args.quick else NO_REPEAT_SEARCHED
     swiss = [
         swiss_event(n, args.rounds, args.seed, args.reference and n <= 99, args.optimum and n <= 99)
-        for n in sizes
+        for n in (() if args.no_repeat_only else sizes)
     ]
-    print_swiss(swiss)
-    no_repeat = [no_repeat_event(n, args.seed, True, 60.0) for n in NO_REPEAT_PLANNED]
+    if swiss:
+        print_swiss(swiss)
+    planned = NO_REPEAT_PLANNED_QUICK if args.quick else NO_REPEAT_PLANNED
+    no_repeat = [no_repeat_event(n, args.seed, True, 60.0) for n in planned]
     no_repeat += [no_repeat_event(n, args.seed, False, 60.0) for n in searched]
     print_no_repeat(no_repeat)
 
     RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / ("pairing-quick.json" if args.quick else "pairing.json")
+    name = "pairing-quick" if args.quick else "pairing"
+    out = RESULTS / (f"{name}-norepeat.json" if args.no_repeat_only else f"{name}.json")
     report = {
         "command": "python -m bench.pairing"
         + "".join(
-            f" --{flag}" for flag in ("quick", "reference", "optimum") if getattr(args, flag)
+            f" --{flag.replace('_', '-')}"
+            for flag in ("quick", "reference", "optimum", "no_repeat_only")
+            if getattr(args, flag)
         ),
         "seed": args.seed,
         "machine": {

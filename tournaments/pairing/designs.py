@@ -9,17 +9,27 @@ A *design* here is a list of rounds, each round a partition of the points 0..N�
 triples, no two triples of any rounds sharing a pair. When every pair occurs (N ≡ 3 mod 6,
 (N−1)/2 rounds) it is a Kirkman triple system, KTS(N).
 
-- N = 3^k (9, 27, 81, …): the affine geometry AG(k, 3), built here. Its lines are the
+Every N divisible by 3 from 3 to 99 has a design with the most rounds possible: ⌊(N−1)/2⌋
+(a Kirkman triple system for N ≡ 3 mod 6; a *nearly* Kirkman one for N ≡ 0 mod 6, N ≥ 18,
+whose pairs that never meet form a perfect matching), except 1 round for 6 players and 4 for
+12 (an exhaustive search shows a fifth is impossible: the test below).
+
+- N = 3, 9, 27, 81 (3^k): the affine geometry AG(k, 3), built here. Its lines are the
   triples; the lines of one direction are a round. (3^k − 1)/2 rounds.
-- N = 15, 21: Kirkman triple systems stored below. KTS(15) was found by a tabu search over
-  swaps within rounds; KTS(21) is cyclic: points (i, x) with i in Z_7 and x in Z_3 as
-  3i + x, three rounds fixed by i ↦ i + 1 and the seven translates of one base round.
-- N = 12, 18: packings found by the same tabu search, each as long as possible: 4 rounds for
-  12 players (an exhaustive search shows a fifth is impossible), 8 = ⌊17/2⌋ for 18 (a nearly
-  Kirkman triple system: the pairs left over form a perfect matching).
-- N = 24, 30: 10 and 13 rounds from the tabu search, one short of the bound (nearly Kirkman
-  systems of 11 and 14 rounds exist, but the search did not find them in minutes). Still
-  more than searching round by round reaches (9 and 11 in the benchmark).
+- N = 6: one round. N = 12, 15, 18, 21: stored below (12, 15, 18 found by a tabu search over
+  swaps within rounds; 21 cyclic: points (i, x), i in Z_7, x in Z_3, as 3i + x, three rounds
+  fixed by i ↦ i + 1 and the seven translates of one base round).
+- N = 45, 63, 99: three times KTS(15), KTS(21), KTS(33) (`tripled`).
+- N = 39, 75, 87: Ray-Chaudhuri & Wilson's KTS(2q + 1), q = 19, 37, 43 prime
+  (`ray_chaudhuri_wilson`).
+- Every other N from 24 to 96: one base round found by the cyclic search of `kirkman`
+  (developed over Z_n, with fixed rounds for the Kirkman systems), stored in
+  `design_data/N.txt` and rebuilt by `python -m bench.kirkman`.
+
+The constructions are the textbook ones (C. J. Colbourn & J. H. Dinitz, Handbook of
+Combinatorial Designs, 2nd ed., 2007); the code is ours, written from the mathematics. No
+library's code was copied (SageMath, GPL, builds some of the same systems) and none is used
+at run time.
 
 `tests/tournaments/pairing/test_designs.py` checks every design here: a partition each round,
 no pair twice, and the promised number of rounds.
@@ -28,6 +38,8 @@ no pair twice, and the promised number of rounds.
 from __future__ import annotations
 
 from functools import cache
+
+from .kirkman import stored
 
 Triple = tuple[int, int, int]
 Design = tuple[tuple[Triple, ...], ...]
@@ -71,37 +83,14 @@ _STORED: dict[int, tuple[str, ...]] = {
         "0-13-20 1-3-14 2-5-17 4-7-19 6-11-16 8-10-15 9-12-18",
         "0-14-16 1-12-17 2-8-11 3-15-18 4-10-13 5-6-19 7-9-20",
     ),
-    24: (
-        "0-1-2 3-4-5 6-7-8 9-10-11 12-13-14 15-16-17 18-19-20 21-22-23",
-        "0-3-23 1-14-19 2-17-21 4-9-13 5-8-12 6-11-20 7-10-16 15-18-22",
-        "0-4-19 1-7-20 2-9-16 3-10-17 5-18-23 6-12-22 8-11-14 13-15-21",
-        "0-5-11 1-10-22 2-8-23 3-15-20 4-7-21 6-14-18 9-12-17 13-16-19",
-        "0-6-13 1-5-9 2-15-19 3-8-16 4-10-18 7-17-23 11-12-21 14-20-22",
-        "0-8-22 1-17-18 2-3-14 4-11-15 5-10-13 6-16-21 7-12-19 9-20-23",
-        "0-10-15 1-13-23 2-4-12 3-6-19 5-14-16 7-11-22 8-17-20 9-18-21",
-        "0-12-18 1-8-21 2-10-20 3-11-13 4-16-23 5-6-17 7-14-15 9-19-22",
-        "0-14-17 1-4-6 2-13-22 3-7-9 5-20-21 8-10-19 11-16-18 12-15-23",
-        "0-16-20 1-3-12 2-5-7 4-17-22 6-9-15 8-13-18 10-14-21 11-19-23",
-    ),
-    30: (
-        "0-1-2 3-4-5 6-7-8 9-10-11 12-13-14 15-16-17 18-19-20 21-22-23 24-25-26 27-28-29",
-        "0-3-17 1-23-25 2-20-28 4-9-15 5-14-21 6-10-19 7-26-27 8-22-29 11-13-16 12-18-24",
-        "0-4-6 1-11-28 2-12-22 3-8-10 5-16-19 7-9-13 14-20-27 15-21-25 17-24-29 18-23-26",
-        "0-7-28 1-10-14 2-26-29 3-15-18 4-8-13 5-12-23 6-9-16 11-24-27 17-20-21 19-22-25",
-        "0-8-18 1-16-22 2-3-27 4-10-24 5-9-17 6-11-23 7-14-29 12-20-25 13-19-21 15-26-28",
-        "0-9-20 1-6-29 2-5-11 3-25-28 4-7-18 8-15-19 10-21-26 12-16-27 13-17-23 14-22-24",
-        "0-10-22 1-5-13 2-15-24 3-7-20 4-11-26 6-14-18 8-12-17 9-25-29 16-21-28 19-23-27",
-        "0-13-24 1-12-26 2-6-21 3-9-22 4-19-28 5-7-25 8-20-23 10-17-27 11-14-15 16-18-29",
-        "0-14-16 1-3-24 2-7-19 4-23-29 5-20-26 6-12-15 8-11-25 9-21-27 10-13-28 17-18-22",
-        "0-15-23 1-8-27 2-13-18 3-12-19 4-16-25 5-10-29 6-17-28 7-21-24 9-14-26 11-20-22",
-        "0-19-26 1-7-17 2-8-9 3-11-29 4-12-21 5-6-27 10-18-25 13-15-22 14-23-28 16-20-24",
-        "0-21-29 1-15-20 2-10-23 3-6-13 4-22-27 5-18-28 7-11-12 8-16-26 9-19-24 14-17-25",
-        "0-25-27 1-18-21 2-4-14 3-16-23 5-8-24 6-22-26 7-10-15 9-12-28 11-17-19 13-20-29",
-    ),
 }
 
 #: AG(k, 3) is built for 3^k points up to this many (3^7 = 2187, 1093 rounds).
 _LARGEST_AFFINE = 3**7
+
+
+#: The most rounds without a repeat for these sizes, below ⌊(N−1)/2⌋ (see `best_rounds`).
+_EXCEPTIONS = {6: 1, 12: 4}
 
 
 def design_for(n: int) -> Design | None:
@@ -109,9 +98,114 @@ def design_for(n: int) -> Design | None:
     if n in _STORED:
         return _parsed(n)
     k = _log3(n)
-    if k is not None and k >= 2 and n <= _LARGEST_AFFINE:
+    if k is not None and k >= 1 and n <= _LARGEST_AFFINE:
         return affine_design(k)
-    return None
+    if n == 6:
+        return (((0, 1, 2), (3, 4, 5)),)
+    if n in _TRIPLED:
+        return tripled(design_for(n // 3))
+    if n in _RAY_CHAUDHURI_WILSON:
+        return ray_chaudhuri_wilson((n - 1) // 2)
+    return _searched(n)
+
+
+#: Kirkman systems KTS(2q + 1) for a prime q ≡ 1 mod 6 (`ray_chaudhuri_wilson`): q = 19, 37,
+#: 43. (15 = 2·7 + 1 is stored, 27 and 63 built otherwise; 51 and 99 need GF(25) and GF(49).)
+_RAY_CHAUDHURI_WILSON = (39, 75, 87)
+
+
+@cache
+def ray_chaudhuri_wilson(q: int) -> Design:
+    """A KTS(2q + 1) for a prime q = 6t + 1 (D. K. Ray-Chaudhuri & R. M. Wilson, "Solution
+    of Kirkman's schoolgirl problem", Proc. Symp. Pure Math. 19, AMS 1971; as in Colbourn &
+    Dinitz, Handbook of Combinatorial Designs, §II.2, and Stinson's survey of Kirkman
+    triple systems, 1991).
+
+    Points: (x, 1) as x and (x, 2) as q + x for x in GF(q) = Z_q, and ∞ as 2q. With a a
+    primitive root and m the exponent with 2·a^m = a^t + 1, the base round is
+    {∞, (0,1), (0,2)}; {(a^i, 1), (a^(i+t), 1), (a^(i+m), 2)} for i in [0, t) ∪ [2t, 3t) ∪
+    [4t, 5t); and {(a^(m+t+i), 2), (a^(m+3t+i), 2), (a^(m+5t+i), 2)} for i in [0, t). Its
+    pairs use every difference of GF(q) once (within level 1, within level 2, and from 1 to
+    2), so it and its translates by every g in GF(q) are q rounds meeting every pair once.
+    """
+    t = (q - 1) // 6
+    a = next(g for g in range(2, q) if all(pow(g, (q - 1) // f, q) != 1 for f in _primes(q - 1)))
+
+    def power(k: int) -> int:
+        return pow(a, k % (q - 1), q)
+
+    m = next(k for k in range(q - 1) if 2 * power(k) % q == (power(t) + 1) % q)
+    base = [(0, q, 2 * q)]
+    for i in (*range(t), *range(2 * t, 3 * t), *range(4 * t, 5 * t)):
+        base.append((power(i), power(i + t), q + power(i + m)))
+    for i in range(t):
+        base.append(tuple(q + power(m + k * t + i) for k in (1, 3, 5)))
+
+    def shift(p: int, g: int) -> int:
+        return p if p == 2 * q else p - p % q + (p % q + g) % q
+
+    return tuple(
+        tuple(sorted(tuple(sorted(shift(p, g) for p in triple)) for triple in base))
+        for g in range(q)
+    )
+
+
+def _primes(n: int) -> list[int]:
+    """The prime factors of n."""
+    found, p = [], 2
+    while p * p <= n:
+        if n % p == 0:
+            found.append(p)
+            while n % p == 0:
+                n //= p
+        p += 1
+    return [*found, n] if n > 1 else found
+
+
+#: Kirkman systems built as three times a smaller one (`tripled`) rather than searched.
+_TRIPLED = (45, 63, 99)
+
+
+@cache
+def tripled(design: Design) -> Design:
+    """A KTS(3v) from a KTS(v): the points (x, i), x a point of the design, i in Z_3, as
+    3x + i. For each round of the design and each s in Z_3 a round of the tables
+    {(a, i), (b, i + s), (c, i − s)}, i in Z_3, for each table {a, b, c} of that round
+    (a < b < c); and one more round of the tables {(x, 0), (x, 1), (x, 2)}. Two points
+    (a, i), (b, j) of different tables meet once: in the round s = j − i of the round of
+    the design where a meets b (the standard tripling of a resolvable design, e.g. Colbourn &
+    Dinitz, Handbook of Combinatorial Designs, §II.2). (3v − 1)/2 rounds: the bound."""
+    rounds = []
+    for round_ in design:
+        for s in range(3):
+            rounds.append(
+                tuple(
+                    sorted(
+                        tuple(sorted((3 * a + i, 3 * b + (i + s) % 3, 3 * c + (i - s) % 3)))
+                        for a, b, c in round_
+                        for i in range(3)
+                    )
+                )
+            )
+    v = sum(len(t) for t in design[0])
+    rounds.append(tuple((3 * x, 3 * x + 1, 3 * x + 2) for x in range(v)))
+    return tuple(rounds)
+
+
+@cache
+def _searched(n: int) -> Design | None:
+    rounds = stored(n)
+    if rounds is not None:
+        return tuple(tuple(sorted(r)) for r in rounds)
+    smaller = design_for(n // 3) if n % 9 == 0 else None
+    # no stored design: three times a smaller one, one round short for N ≡ 0 mod 6
+    return tripled(smaller) if smaller is not None else None
+
+
+def best_rounds(n: int) -> int:
+    """The most rounds `n` players (n ≡ 0 mod 3) can play without a repeat: ⌊(N−1)/2⌋
+    (Kirkman and nearly Kirkman triple systems reach it), except 1 for 6 and 4 for 12."""
+    return _EXCEPTIONS.get(n, upper_bound(n))
 
 
 def sizes_stored() -> tuple[int, ...]:

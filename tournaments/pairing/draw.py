@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .byes import bye_flags, choose_byes
 from .lots import lots, rng_for
-from .norepeat import planned_tables, searched_tables
+from .norepeat import planned_round, planned_tables, searched_tables
 from .search import Budget, Context, Group, consecutive, met_pairs
 from .seating import seat
 from .swiss import swiss_tables
@@ -27,7 +27,16 @@ def pair(request: Request) -> Pairing:
     entrants = sorted(request.entrants, key=lambda e: e.id)
     by_id = {e.id: e for e in entrants}
     lot = lots(by_id, request.seed, "round", request.round_number)
-    byes = choose_byes(entrants, lot)
+    plan = None
+    if request.mode is Mode.NO_REPEAT:
+        plan = planned_round(
+            request.met,
+            {e.id: e.byes for e in entrants},
+            request.planned_field,
+            request.seed,
+            request.round_number,
+        )
+    byes = plan[1] if plan is not None else choose_byes(entrants, lot)
     benched = set(byes)
     active = [e for e in entrants if e.id not in benched]
     rank = {e.id: e.rank for e in active}
@@ -42,8 +51,12 @@ def pair(request: Request) -> Pairing:
     elif request.mode is Mode.NO_REPEAT:
         ctx = Context(dict.fromkeys(rank, 1), request.met)
         players = sorted(rank, key=lambda p: lot[p])
-        planned = planned_tables(
-            ctx, players, request.planned_field, request.seed, request.round_number
+        planned = (
+            plan[0]
+            if plan is not None
+            else planned_tables(
+                ctx, players, request.planned_field, request.seed, request.round_number
+            )
         )
         if planned is not None:
             groups = planned

@@ -1,17 +1,30 @@
 """No-repeat: as many rounds as possible before any two players meet a second time.
 
-While the field is the one that started the event and we hold a design for its size
-(`designs`), round r is round r of that design with the players put on its points in a
-seeded order: the design was chosen as a whole, which is the only way to reach the most
-rounds. Otherwise (a late entry, a withdrawal, byes, a size with no design, or a history
-that left the plan) each round searches for a partition avoiding every earlier meeting, and
-when there is none, or none found within the budget, for as few repeats as it can.
+While the field is the one that started the event, round r is round r of its plan
+(`plan_for`): a design of `designs` with the players put on its points in a seeded order and
+its rounds in a seeded order. The design was chosen as a whole, which is the only way to
+reach the most rounds. Every field of 3 to 99 players has a plan:
+
+- N divisible by 3: the design for N, ⌊(N−1)/2⌋ rounds (1 for 6 players, 4 for 12).
+- N ≡ 2 mod 3: the design for N + 1 with one point left empty; the two players at its table
+  sit out. That point meets every other at most once, so nobody sits out twice in the plan.
+- N ≡ 1 mod 3: the design for N − 1 and one extra player who, each round, takes the seat of
+  the player sitting out (a different one each round, chosen so that the extra player meets
+  nobody twice; 10 players have a plan of their own).
+
+So a field with byes gets at least the rounds of the multiple of 3 below it, and byes go
+round the field: the plan's byes are taken only while they fall on players with the fewest
+byes so far. Otherwise (a late entry, a withdrawal, the plan used up, or a history or byes
+that left the plan) byes are chosen as in every mode (`byes`) and each round searches for a
+partition avoiding every earlier meeting, and when there is none, or none found within the
+budget, for as few repeats as it can.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import cache
 
 from .designs import design_for
 from .lots import rng_for
@@ -24,6 +37,9 @@ from .search import (
     exact_cover,
     fewer_repeats,
 )
+
+#: A plan's rounds: the tables on points 0..N−1, and the points sitting out.
+Plan = tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]
 
 #: Up to this many players, the fewest repeats are found exactly when none-at-all fails.
 EXACT_UP_TO = 15
@@ -39,18 +55,158 @@ def planned_tables(
     """Round `round_number` of the event's plan, or None when the plan does not apply."""
     if planned_field is None or sorted(planned_field) != sorted(players):
         return None
-    design = design_for(len(players))
-    if design is None or round_number > len(design):
+    plan = plan_for(len(players), seed)
+    if plan is None or round_number > len(plan):
         return None
-    rng = rng_for(seed, "plan", len(players))
-    labels = sorted(players)
-    rng.shuffle(labels)
-    order = list(range(len(design)))
-    rng.shuffle(order)
-    tables = [[labels[p] for p in triple] for triple in design[order[round_number - 1]]]
+    labels = _labels(players, seed)
+    tables = [[labels[p] for p in triple] for triple in plan[round_number - 1][0]]
     if any(ctx.repeats(t) for t in tables):
         return None  # the event left the plan (a swap, say): search instead
     return tables
+
+
+def planned_round(
+    met: Mapping[tuple[int, int], Sequence[int]],
+    byes_so_far: Mapping[int, int],
+    planned_field: Sequence[int] | None,
+    seed: int,
+    round_number: int,
+) -> tuple[list[Group], tuple[int, ...]] | None:
+    """Round `round_number` of the plan of a field that needs byes (N mod 3 ≠ 0): its tables
+    and its byes; None when the plan does not apply (the field changed, the plan is over,
+    the event left it, or its byes would not be fair: a second bye while someone has none).
+    `byes_so_far` is every entrant's byes so far."""
+    players = sorted(byes_so_far)
+    if planned_field is None or sorted(planned_field) != players or len(players) % 3 == 0:
+        return None
+    plan = plan_for(len(players), seed)
+    if plan is None or round_number > len(plan):
+        return None
+    labels = _labels(players, seed)
+    points, sitting = plan[round_number - 1]
+    byes = tuple(labels[p] for p in sitting)
+    fewest = min(byes_so_far.values())
+    if any(byes_so_far[p] != fewest for p in byes):
+        return None
+    tables = [[labels[p] for p in triple] for triple in points]
+    ctx = Context(dict.fromkeys((p for t in tables for p in t), 1), met)
+    if any(ctx.repeats(t) for t in tables):
+        return None
+    return tables, byes
+
+
+def _labels(players: Sequence[int], seed: int) -> list[int]:
+    """The players in the seeded order in which they take the plan's points 0..N−1."""
+    rng = rng_for(seed, "plan", len(players))
+    labels = sorted(players)
+    rng.shuffle(labels)
+    return labels
+
+
+def plan_for(n: int, seed: int) -> Plan | None:
+    """The rounds of the plan for `n` players: each round its tables (on points 0..n−1) and
+    its byes; the rounds of `base_plan` in a seeded order. None when there is no design."""
+    base = base_plan(n)
+    if base is None:
+        return None
+    order = list(range(len(base)))
+    rng_for(seed, "plan order", n).shuffle(order)
+    return tuple(base[i] for i in order)
+
+
+@cache
+def base_plan(n: int) -> Plan | None:
+    """The plan for `n` players before the event's seed orders its rounds: the design for
+    `n` (n ≡ 0 mod 3), for n + 1 with one point empty (n ≡ 2), or for n − 1 with one extra
+    player (n ≡ 1). The same for every event (a fixed seed), so computed once."""
+    if n % 3 == 0:
+        design = design_for(n)
+        return None if design is None else tuple((round_, ()) for round_ in design)
+    if n == 10:
+        return _TEN
+    rng = random.Random(n)
+    if n % 3 == 2:
+        return _with_phantom(n, rng)
+    if n > EXTRA_UP_TO:
+        return None  # a search, proven quick (by the tests) only this far
+    return _with_extra(n, rng)
+
+
+#: The largest field with one bye a round that gets a plan (`_with_extra`).
+EXTRA_UP_TO = 100
+
+
+#: Ten players, four rounds, a different player sitting out each (found by an exhaustive
+#: search: the design for 9 has no choice of four players sitting out whose partners the
+#: extra player could take without meeting anyone twice).
+_TEN: Plan = (
+    (((1, 2, 3), (4, 5, 6), (7, 8, 9)), (0,)),
+    (((0, 4, 7), (2, 5, 8), (3, 6, 9)), (1,)),
+    (((0, 5, 9), (1, 6, 7), (3, 4, 8)), (2,)),
+    (((0, 1, 8), (2, 4, 9), (3, 5, 7)), (6,)),
+)
+
+
+def _with_phantom(n: int, rng: random.Random) -> Plan | None:
+    """N ≡ 2 mod 3: the design for N + 1 with its last point empty. The two who would sit
+    with nobody at its table sit out; the design meets that point with every other at most
+    once, so nobody sits out twice in the plan's ⌊N/2⌋ rounds."""
+    design = design_for(n + 1)
+    if design is None:
+        return None
+    order = list(range(len(design)))
+    rng.shuffle(order)
+    plan = []
+    for i in order:
+        tables = tuple(t for t in design[i] if n not in t)
+        (empty,) = (t for t in design[i] if n in t)
+        plan.append((tables, tuple(p for p in empty if p != n)))
+    return tuple(plan)
+
+
+def _with_extra(n: int, rng: random.Random) -> Plan | None:
+    """N ≡ 1 mod 3: the design for N − 1 and one extra player, point N − 1. Each round one
+    player of the design sits out, each a different one, and the extra player takes their
+    seat: chosen so that the extra player's partners are new every round (the two partners
+    of the players sitting out, all distinct)."""
+    design = design_for(n - 1)
+    if design is None:
+        return None
+    order = list(range(len(design)))
+    rng.shuffle(order)
+    rounds = [design[i] for i in order]
+    partners = [{p: tuple(q for q in t if q != p) for t in round_ for p in t} for round_ in rounds]
+    chosen: dict[int, int] = {}
+    met: set[int] = set()
+
+    def options(k: int) -> list[int]:
+        taken = set(chosen.values())
+        return [p for p in range(n - 1) if p not in taken and met.isdisjoint(partners[k][p])]
+
+    def extend() -> bool:
+        left = [k for k in range(len(rounds)) if k not in chosen]
+        if not left:
+            return True
+        # the round with the fewest choices first
+        k, choices = min(((k, options(k)) for k in left), key=lambda kc: len(kc[1]))
+        rng.shuffle(choices)
+        for p in choices:
+            chosen[k] = p
+            met.update(partners[k][p])
+            if extend():
+                return True
+            del chosen[k]
+            met.difference_update(partners[k][p])
+        return False
+
+    if not extend():
+        return None
+    plan = []
+    for k, round_ in enumerate(rounds):
+        out = chosen[k]
+        tables = tuple(tuple(n - 1 if p == out else p for p in t) for t in round_)
+        plan.append((tables, (out,)))
+    return tuple(plan)
 
 
 def searched_tables(
