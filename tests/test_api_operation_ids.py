@@ -44,6 +44,7 @@ PUBLISHED = [
     "tournaments_api_rounds_round_publish",
     "tournaments_api_rounds_round_rebuild",
     "tournaments_api_rounds_rounds",
+    "tournaments_api_rounds_table_clock_extend",
     "tournaments_api_rounds_table_substitute",
     "tournaments_api_rounds_table_void",
     "tournaments_api_seasons_season_standings",

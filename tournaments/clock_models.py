@@ -41,3 +41,12 @@ class RoundClock(models.Model):
 
     class Meta:
         abstract = True
+
+
+class TableClock(models.Model):
+    #: Seconds this table has beyond its round's time: one slow table's "+5 minutes"
+    #: (tournaments.rounds.services.clock.table_clock_extend); 0 for the round's own time.
+    clock_extra = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, Quorum
-from tournaments.clock_models import EventClock, RoundClock
+from tournaments.clock_models import EventClock, RoundClock, TableClock
 from tournaments.common import vocabulary
 
 # The choices come from tournaments.common.vocabulary, where the words are listed once.
@@ -251,7 +251,7 @@ PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.CLOSED)
 SETTLED_RESULTS = (Game.Result.CONFIRMED, Game.Result.VOID)
 
 
-class Table(models.Model):
+class Table(TableClock):
     class Outcome(models.TextChoices):
         """How the organiser settled the table when the game could not simply be played out
         (tournaments.rounds.services.walkouts); PLAYED for every ordinary table."""

@@ -173,6 +173,11 @@ urlpatterns = [
         organise_clock.table_end_at_time,
         name="organise_table_end_at_time",
     ),
+    path(
+        TABLE + "clock/extend/",
+        organise_clock.table_clock_extend,
+        name="organise_table_clock_extend",
+    ),
     path(TABLE + "confirm/", organise_rounds.result_confirm, name="organise_result_confirm"),
     path(TABLE + "reopen/", organise_rounds.result_reopen, name="organise_result_reopen"),
     # a table after a walkout (tournaments.rounds.services.walkouts)

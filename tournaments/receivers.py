@@ -74,6 +74,7 @@ def place_of(sender, game, **kwargs):
         .select_related("round__event")
         .only(
             "number",
+            "clock_extra",
             *(f"round__{name}" for name in ROUND_CLOCK_READS),
             "round__event__name",
             "round__event__clock_minutes",
@@ -85,7 +86,7 @@ def place_of(sender, game, **kwargs):
     round_ = table.round
     place = {"event": round_.event.name, "round": round_.number, "table": table.number}
     if round_.event.clock_minutes:
-        place["clock"] = clock_of(round_)
+        place["clock"] = clock_of(round_, extra=table.clock_extra)
     return place
 
 

@@ -680,6 +680,7 @@ CLOCK_FIELDS = {
     "clock_remaining",
     "clock_stopped_at",
     "time_up_at",
+    "clock_extra",
 }
 
 

@@ -321,3 +321,65 @@ def test_a_game_with_no_hand_played_plays_on_at_time(clocked):
     assert table.outcome == Table.Outcome.PLAYED
     assert table.game.result == Game.Result.IN_PLAY
     assert table.game.entries.count() == 1
+
+
+# --- one slow table's extension ------------------------------------------------------------------
+
+
+def test_one_slow_table_gets_five_minutes_beyond_the_round_and_the_other_ends_at_time(clocked):
+    """At time, the organiser gives table 2 five minutes more: table 1's next deal ends its
+    game as it stands, table 2 plays on (not flagged, not ended) until its own time is up."""
+    event, round_ = clocked
+    clock.clock_start(round_=round_, actor="olga")
+    first, second = tables_of(round_)
+    rng = random.Random(5)
+    for table in (first, second):
+        play_until_distinct(table.game, rng)
+    time_up(round_)
+    assert tables_over_time(fresh(round_), tables_of(round_)) == {1, 2}
+
+    clock.table_clock_extend(table=second, actor="olga")
+
+    second.refresh_from_db()
+    mine = clock_of(fresh(round_), extra=second.clock_extra)
+    assert mine.running and 298 <= mine.remaining <= 300
+    assert clock_of(fresh(round_)).at_time  # the round's own time is still up
+    assert tables_over_time(fresh(round_), tables_of(round_)) == {1}
+    second.game.refresh_from_db()
+    assert second.game.time_up_at > timezone.now() + timedelta(seconds=290)
+    next_deal(second.game, rng)  # its time is not up: the game goes on
+    assert second.game.result == Game.Result.IN_PLAY
+    with pytest.raises(NotAllowed):  # nor can the organiser end it at time yet
+        clock.table_end_at_time(table=Table.objects.get(pk=second.pk), actor="olga")
+    next_deal(first.game, rng)  # table 1's time is up: the deal being played ends it
+    assert Table.objects.get(pk=first.pk).outcome == Table.Outcome.ENDED_AT_TIME
+    extended = list(EventLog.objects.filter(event=event, action="table_clock_extended"))
+    words = [line.what for line in log_lines(extended, {})]
+    assert words == ["Round 1, table 2: 5 minutes more for this table."]
+
+
+def test_a_table_extended_while_the_clock_runs_keeps_its_minutes_when_the_round_moves(clocked):
+    _event, round_ = clocked
+    clock.clock_start(round_=round_, actor="olga")
+    _first, second = tables_of(round_)
+    clock.table_clock_extend(table=second, actor="olga")
+    clock.clock_extend(round_=round_, actor="olga")  # the round's five minutes come on top
+    second.refresh_from_db()
+    assert second.clock_extra == 300
+    round_ = fresh(round_)
+    assert clock_of(round_, extra=300).remaining - clock_of(round_).remaining == 300
+    second.game.refresh_from_db()
+    assert second.game.time_up_at == round_.clock_deadline + timedelta(seconds=300)
+
+
+def test_a_table_extension_is_refused_without_a_clock_or_once_its_game_is_over(clocked):
+    _event, round_ = clocked
+    first, second = tables_of(round_)
+    with pytest.raises(NotAllowed):  # the clock was not started
+        clock.table_clock_extend(table=first, actor="olga")
+    clock.clock_start(round_=round_, actor="olga")
+    autoplay.play(first.game, random.Random(2), actor="table")
+    with pytest.raises(NotAllowed):
+        clock.table_clock_extend(table=Table.objects.get(pk=first.pk), actor="olga")
+    with pytest.raises(TournamentError):
+        clock.table_clock_extend(table=second, minutes=0, actor="olga")

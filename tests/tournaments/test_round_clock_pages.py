@@ -335,3 +335,54 @@ def test_the_sheet_of_a_game_the_clock_ended_shows_its_result_and_takes_no_more_
         game = table.game
         first = game.players[game.placings[0]]
         assert re.search(rf'class="place">1\.</span> <span class="name">{first}<', body)
+
+
+def test_one_slow_table_is_given_five_minutes_on_its_page_its_sheet_and_the_api(
+    organiser, organiser_client, clocked
+):
+    """At time, "+5 minutes for this table" on table 2's page: its keeper's sheet shows its
+    own five minutes (the keeper's poll hears of it), the round page flags only table 1, and
+    the API gives the same (clock_extra) and extends it again."""
+    event, round_ = clocked
+    organiser_client.post(clock_url(event, round_, "start"))
+    first, second = round_.tables.select_related("game").order_by("number")
+    table_page = reverse(
+        "tournaments:organise_table", args=[event.slug, round_.number, second.number]
+    )
+    assert "+5 minutes for this table" in text(organiser_client.get(table_page))
+    keeper = Client()
+    keeper.get(reverse("scoring:keep", args=[second.game_id, second.game.secret]))
+    sheet = reverse("scoring:sheet", args=[second.game_id])
+    second.game.refresh_from_db()
+    poll = {"v": second.game.version, "keeper": 1, "c": clock_of(fresh(round_)).mark}
+    assert keeper.get(sheet, poll).status_code == 204
+    time_up(round_)
+
+    extend = reverse("tournaments:organise_table_clock_extend", args=[event.slug, round_.number, 2])
+    response = organiser_client.post(extend, follow=True)
+    assert "Table 2: five minutes more." in text(response)
+    page = text(organiser_client.get(round_url(event, round_)))
+    assert "Time is up: 1 table is still playing." in page
+    answer = keeper.get(sheet, poll)
+    assert answer.status_code == 200 and 4 * 60 < seconds_shown(text(answer)) <= 5 * 60
+    sheet_page = text(keeper.get(reverse("scoring:table", args=[second.game_id])))
+    assert 4 * 60 < seconds_shown(sheet_page) <= 5 * 60
+    other = Client()
+    other.get(reverse("scoring:keep", args=[first.game_id, first.game.secret]))
+    assert seconds_shown(text(other.get(reverse("scoring:table", args=[first.game_id])))) == 0
+
+    token = tokens.token_issue(user=organiser)
+    api = Client(headers={"Authorization": f"Bearer {token}"})
+    base = f"/api/events/{event.slug}/rounds/{round_.number}/tables/2"
+    answer = api.post(f"{base}/clock/extend", "{}", content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    assert (
+        595
+        <= answer.json()["clock_extra"]
+        - (timezone.now() - fresh(round_).clock_deadline).total_seconds()
+        <= 601
+    )
+    assert (
+        Client().post(f"{base}/clock/extend", "{}", content_type="application/json").status_code
+        == 401
+    )

@@ -64,7 +64,7 @@ ADDED: dict[type[models.Model], set[str]] = {
     },
     Entry: {"checked_in_by", "checked_in_at"},
     Round: {"clock_started_at", "clock_deadline", "clock_remaining", "clock_stopped_at"},
-    Table: {"outcome", "outcome_reason", "substitutions", "void_players", "pin"},
+    Table: {"outcome", "outcome_reason", "substitutions", "void_players", "pin", "clock_extra"},
     Standings: {"counted"},
     Game: {"quorum", "time_up_at"},
     GameChange: {"version"},

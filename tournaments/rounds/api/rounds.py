@@ -216,6 +216,21 @@ def table_void(request: HttpRequest, slug: str, number: str, table_number: str):
     return json_response(_table_answer(table))
 
 
+@router.post(
+    TABLE + "clock/extend",
+    response={200: TableOut, **ERRORS},
+    url_name="table_clock_extend",
+    openapi_extra=body_doc(EmptyIn),
+)
+def table_clock_extend(request: HttpRequest, slug: str, number: str, table_number: str):
+    """Five minutes more for one slow table, beyond its round's time (`clock_extra`)."""
+    event = organised_event(request.auth, slug)
+    table = _table(event, number, table_number)
+    read_body(request, EmptyIn)
+    table = clock_service.table_clock_extend(table=table, actor=actor(request.auth))
+    return json_response(_table_answer(table))
+
+
 # --- confirming a game -------------------------------------------------------------------------
 
 

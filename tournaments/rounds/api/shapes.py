@@ -88,6 +88,7 @@ class TableOut(Out):
     placings: list[int] | None = Field(description="seats, first to last; null: not settled")
     substitutions: list[SubstitutionOut]
     void_players: list[int] = Field(description="a void table's players given the void policy")
+    clock_extra: int = Field(description="seconds this table was given beyond the round's time")
 
 
 class ConfirmedOut(GameOut):

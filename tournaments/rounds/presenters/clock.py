@@ -37,6 +37,11 @@ def clock_log_words(action: str, data: dict, values: dict) -> str:
         }
     if action == "clock_stopped":
         return _("Round %(round)s: clock stopped.") % values
+    if action == "table_clock_extended":
+        return _("Round %(round)s, table %(table)s: %(minutes)s minutes more for this table.") % {
+            **values,
+            "minutes": data.get("minutes"),
+        }
     if action == "table_ended_at_time":
         return _("Round %(round)s, table %(table)s: ended at time as it stood, confirmed.") % values
     return ""

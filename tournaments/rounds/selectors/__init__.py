@@ -370,5 +370,7 @@ from tournaments.rounds.selectors.clock import (  # noqa: E402, F401
     clock_mark_of_game,
     clock_of,
     round_at_time,
+    table_at_time,
+    table_clock,
     tables_over_time,
 )

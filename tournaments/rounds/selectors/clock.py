@@ -9,7 +9,7 @@ import enum
 import hashlib
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -95,21 +95,36 @@ def clock_mark(values) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+def _marked(values, extra: int) -> str:
+    """The mark of a round's clock (its CLOCK_FIELDS' `values`) for a table `extra` seconds
+    beyond it: a table's own extension is news to its pages too."""
+    return clock_mark([*values, extra] if extra else values)
+
+
 def clock_mark_of_game(game_id: int) -> str | None:
-    """The clock mark of the round whose table plays this game (one query), None for none."""
-    values = Round.objects.filter(tables__game_id=game_id).values_list(*CLOCK_FIELDS).first()
-    return None if values is None else clock_mark(values)
+    """The clock mark of the table that plays this game (one query), None for none."""
+    reads = (*(f"round__{name}" for name in CLOCK_FIELDS), "clock_extra")
+    values = Table.objects.filter(game_id=game_id).values_list(*reads).first()
+    return None if values is None else _marked(values[:-1], values[-1])
 
 
-def clock_of(round_: Round, now: datetime | None = None) -> Clock:
-    clock = _clock_of(round_, now)
-    mark = clock_mark(getattr(round_, name) for name in CLOCK_FIELDS)
+def clock_of(round_: Round, now: datetime | None = None, extra: int = 0) -> Clock:
+    """The round's clock at `now`; with `extra`, a table's own (Table.clock_extra: seconds it
+    was given beyond the round's time)."""
+    clock = _clock_of(round_, now, extra)
+    mark = _marked([getattr(round_, name) for name in CLOCK_FIELDS], extra)
     return dataclasses.replace(clock, mark=mark)
 
 
-def _clock_of(round_: Round, now: datetime | None = None) -> Clock:
-    """The round's clock at `now` (the server's time; default: this moment). Only a published
-    round's clock counts: a draft's has not started, a closed round's is over."""
+def table_clock(table: Table, now: datetime | None = None) -> Clock:
+    """The clock of one table: its round's, and the time the organiser gave it beyond."""
+    return clock_of(table.round, now, table.clock_extra)
+
+
+def _clock_of(round_: Round, now: datetime | None = None, extra: int = 0) -> Clock:
+    """The round's clock at `now` (the server's time; default: this moment), `extra` seconds
+    later for a table given more time. Only a published round's clock counts: a draft's has
+    not started, a closed round's is over."""
     now = now or timezone.now()
     minutes = round_.event.clock_minutes
     if not round_.is_published:
@@ -119,8 +134,8 @@ def _clock_of(round_: Round, now: datetime | None = None) -> Clock:
             return Clock(ClockStatus.STOPPED, now, minutes)
         return Clock(ClockStatus.OFF if not minutes else ClockStatus.IDLE, now, minutes)
     if round_.clock_remaining is not None:
-        return Clock(ClockStatus.PAUSED, now, minutes, remaining=round_.clock_remaining)
-    deadline = round_.clock_deadline
+        return Clock(ClockStatus.PAUSED, now, minutes, remaining=round_.clock_remaining + extra)
+    deadline = round_.clock_deadline + timedelta(seconds=extra)
     left = max(0, math.ceil((deadline - now).total_seconds()))
     status = ClockStatus.RUNNING if left > 0 else ClockStatus.AT_TIME
     return Clock(status, now, minutes, deadline=deadline, remaining=left)
@@ -131,6 +146,11 @@ def round_at_time(round_: Round, now: datetime | None = None) -> bool:
     return round_.is_published and clock_of(round_, now).at_time
 
 
+def table_at_time(table: Table, now: datetime | None = None) -> bool:
+    """Whether this table's time is up (the round's, and any time given to it beyond)."""
+    return table.round.is_published and table_clock(table, now).at_time
+
+
 def tables_over_time(round_: Round, tables: list[Table], now: datetime | None = None) -> set[int]:
     """The numbers of `tables` (of this round) still playing after its time: what the
     organiser's round page flags."""
@@ -139,5 +159,7 @@ def tables_over_time(round_: Round, tables: list[Table], now: datetime | None = 
     return {
         table.number
         for table in tables
-        if table.game is not None and table.game.result == Game.Result.IN_PLAY
+        if table.game is not None
+        and table.game.result == Game.Result.IN_PLAY
+        and clock_of(round_, now, table.clock_extra).at_time
     }

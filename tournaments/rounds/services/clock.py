@@ -37,7 +37,7 @@ from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.services import log_action
 from tournaments.common.vocabulary import ClockAtTime
 from tournaments.models import Round, Table
-from tournaments.rounds.selectors import ClockStatus, clock_of
+from tournaments.rounds.selectors import ClockStatus, clock_of, table_clock
 from tournaments.rounds.services.walkouts import _open_table, _scoring
 
 #: What "extend" adds, in minutes.
@@ -63,6 +63,16 @@ def _save(round_: Round) -> None:
         update_fields=["clock_started_at", "clock_deadline", "clock_remaining", "clock_stopped_at"]
     )
     Game.objects.filter(table__round=round_).update(time_up_at=round_.clock_deadline)
+    for table in round_.tables.filter(clock_extra__gt=0):
+        _game_time_up(table, round_)
+
+
+def _game_time_up(table: Table, round_: Round) -> None:
+    """Tell the table's game when its own time is up: the round's, and what it was given."""
+    deadline = round_.clock_deadline
+    if deadline is not None:
+        deadline += timedelta(seconds=table.clock_extra)
+    Game.objects.filter(pk=table.game_id).update(time_up_at=deadline)
 
 
 def _log(round_: Round, actor: str, action: str, **data) -> None:
@@ -158,6 +168,38 @@ def clock_extend(*, round_: Round, minutes: int = EXTEND_MINUTES, actor: str = "
 
 
 @transaction.atomic
+def table_clock_extend(*, table: Table, minutes: int = EXTEND_MINUTES, actor: str = "") -> Table:
+    """Give one slow table `minutes` beyond its round's time (the others keep theirs): on top
+    of what it has left, or, at time, from now. Refused for a table whose game is over."""
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 120:
+        raise TournamentError("clock_minutes_invalid", low=1, high=120)
+    round_ = _locked(table.round)
+    table = Table.objects.select_for_update(of=("self",)).select_related("game").get(pk=table.pk)
+    if table.game is None or table.game.result != Game.Result.IN_PLAY:
+        raise NotAllowed("result_confirmed_already")
+    table.round = round_
+    clock = table_clock(table)
+    if clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED):
+        table.clock_extra += minutes * 60
+    elif clock.status == ClockStatus.AT_TIME:
+        later = clock.now + timedelta(minutes=minutes) - round_.clock_deadline
+        table.clock_extra = int(later.total_seconds())  # whole seconds, never past the five minutes
+    else:
+        raise NotAllowed("clock_not_started")
+    table.save(update_fields=["clock_extra"])
+    _game_time_up(table, round_)
+    log_action(
+        round_.event,
+        actor,
+        "table_clock_extended",
+        round=round_.number,
+        table=table.number,
+        minutes=minutes,
+    )
+    return table
+
+
+@transaction.atomic
 def clock_stop(*, round_: Round, actor: str = "") -> Round:
     """Stop the clock: the round plays on with no time limit (it may be started again)."""
     round_ = _locked(round_)
@@ -181,7 +223,7 @@ def table_end_at_time(*, table: Table, actor: str = "") -> Table:
     Refused before time, and for a game over already (confirm it instead)."""
     table = _open_table(table)
     round_ = table.round
-    if not clock_of(round_).at_time:
+    if not table_clock(table).at_time:
         raise NotAllowed("clock_not_at_time")
     if table.game.result != Game.Result.IN_PLAY:
         raise NotAllowed("result_confirmed_already")
@@ -216,7 +258,7 @@ def deal_recorded(game: Game) -> bool:
     if table is None or table.outcome != Table.Outcome.PLAYED:
         return False
     round_, event = table.round, table.round.event
-    clock = clock_of(round_)
+    clock = table_clock(table)
     if not (round_.is_published and clock.at_time) or event.clock_at_time == ClockAtTime.ORGANISER:
         return False
     if game.result != Game.Result.IN_PLAY:

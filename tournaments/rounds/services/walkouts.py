@@ -262,6 +262,7 @@ def table_data(table: Table) -> dict:
         "placings": list(game.placings) if game is not None and game.placings else None,
         "substitutions": [{**move, "from_hand": from_hand(move)} for move in table.substitutions],
         "void_players": list(table.void_players),
+        "clock_extra": table.clock_extra,
     }
 
 

@@ -79,3 +79,20 @@ def table_end_at_time(request, event: Event, number: int, table_number: int):
     else:
         messages.error(request, outcome.error)
     return redirect("tournaments:organise_table", event.slug, round_.number, table_number)
+
+
+@organiser_required
+@require_POST
+def table_clock_extend(request, event: Event, number: int, table_number: int):
+    """Five minutes more for one slow table (the others keep the round's time)."""
+    round_ = round_or_404(event, number)
+    try:
+        table = table_of(round_, table_number)
+    except Table.DoesNotExist:
+        raise Http404 from None
+    outcome = submit(None, clock_service.table_clock_extend, table=table, actor=actor(request))
+    if outcome.ok:
+        messages.success(request, _("Table %(t)s: five minutes more.") % {"t": table_number})
+    else:
+        messages.error(request, outcome.error)
+    return redirect("tournaments:organise_table", event.slug, round_.number, table_number)

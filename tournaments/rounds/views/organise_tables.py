@@ -33,7 +33,7 @@ from tournaments.common.web.access import actor, organiser_required
 from tournaments.common.web.forms_flow import submit
 from tournaments.models import VOID_POLICIES, Event, Player, Round, Table
 from tournaments.rounds.presenters.tables import state_words
-from tournaments.rounds.selectors import round_at_time, table_of, table_state
+from tournaments.rounds.selectors import table_at_time, table_clock, table_of, table_state
 from tournaments.rounds.services import walkouts
 
 PAGE = "tournaments/organise/table.html"
@@ -216,9 +216,12 @@ def _render(request, event: Event, table: Table, *, error: str = "", status: int
         "confirmed": state.status == TableStatus.CONFIRMED,
         "open": table.round.is_published and state.open,
         # the round's time is up and this game still plays: "end as it stands" (clock)
-        "at_time": game is not None
+        "at_time": game is not None and game.result == Game.Result.IN_PLAY and table_at_time(table),
+        # one slow table's "+5 minutes": while its game plays and the round's clock shows
+        "table_clock": game is not None
         and game.result == Game.Result.IN_PLAY
-        and round_at_time(table.round),
+        and table.round.is_published
+        and table_clock(table).shown,
         "void_policy": dict(VOID_POLICIES)[event.void_policy],
         "preview": preview,
         "preview_error": preview_error,
