@@ -64,35 +64,34 @@ def clock_stop(request, event: Event, number: int):
     return _clock_step(request, event, number, clock_service.clock_stop, message)
 
 
-@organiser_required
-@require_POST
-def table_end_at_time(request, event: Event, number: int, table_number: int):
-    """End the table's game as it stands, the round's time being up; back to its page."""
+def _table_step(request, event: Event, number: int, table_number: int, service, message: str):
+    """A clock move on one table (its page's form): done or refused, back to its page."""
     round_ = round_or_404(event, number)
     try:
         table = table_of(round_, table_number)
     except Table.DoesNotExist:
         raise Http404 from None
-    outcome = submit(None, clock_service.table_end_at_time, table=table, actor=actor(request))
+    outcome = submit(None, service, table=table, actor=actor(request))
     if outcome.ok:
-        messages.success(request, _("Table %(t)s: ended at time, confirmed.") % {"t": table_number})
+        messages.success(request, message % {"t": table_number})
     else:
         messages.error(request, outcome.error)
     return redirect("tournaments:organise_table", event.slug, round_.number, table_number)
+
+
+@organiser_required
+@require_POST
+def table_end_at_time(request, event: Event, number: int, table_number: int):
+    """End the table's game as it stands, the round's time being up; back to its page."""
+    message = _("Table %(t)s: ended at time, confirmed.")
+    service = clock_service.table_end_at_time
+    return _table_step(request, event, number, table_number, service, message)
 
 
 @organiser_required
 @require_POST
 def table_clock_extend(request, event: Event, number: int, table_number: int):
     """Five minutes more for one slow table (the others keep the round's time)."""
-    round_ = round_or_404(event, number)
-    try:
-        table = table_of(round_, table_number)
-    except Table.DoesNotExist:
-        raise Http404 from None
-    outcome = submit(None, clock_service.table_clock_extend, table=table, actor=actor(request))
-    if outcome.ok:
-        messages.success(request, _("Table %(t)s: five minutes more.") % {"t": table_number})
-    else:
-        messages.error(request, outcome.error)
-    return redirect("tournaments:organise_table", event.slug, round_.number, table_number)
+    message = _("Table %(t)s: five minutes more.")
+    service = clock_service.table_clock_extend
+    return _table_step(request, event, number, table_number, service, message)
