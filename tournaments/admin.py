@@ -1,5 +1,5 @@
-"""Clubs, players, events, rounds, tables, byes, standings, the logs, seasons, casual club games,
-ratings, organiser invitations and API tokens in the admin.
+"""Clubs, players, events, teams, rounds, tables, byes, standings, the logs, seasons, casual
+club games, ratings, organiser invitations and API tokens in the admin.
 
 Read-only (config.readonly_admin): every change goes through the organiser pages or the API,
 whose services keep the audit trail and the standings in step. The one exception is an API
@@ -12,6 +12,7 @@ from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from tournaments.club_models import ClubInvitation, NewcomerRequest
+from tournaments.team_models import KeepApart, Team, TeamMember
 from tournaments.models import (
     ApiToken,
     Bye,
@@ -193,3 +194,25 @@ class ApiTokenAdmin(ReadOnlyAdmin):
     def has_delete_permission(self, request, obj=None):
         """Deleting a token ends it: the way to stop a leaked one without its owner."""
         return True
+
+
+@admin.register(Team)
+class TeamAdmin(ReadOnlyAdmin):
+    list_display = ("name", "event", "created_at")
+    list_filter = ("event__club",)
+    search_fields = ("name", "event__name")
+    list_select_related = ("event",)
+
+
+@admin.register(TeamMember)
+class TeamMemberAdmin(ReadOnlyAdmin):
+    list_display = ("entry", "team")
+    search_fields = ("team__name", "entry__player__name")
+    list_select_related = ("team", "entry__player")
+
+
+@admin.register(KeepApart)
+class KeepApartAdmin(ReadOnlyAdmin):
+    list_display = ("label", "event", "created_at")
+    search_fields = ("label", "event__name")
+    list_select_related = ("event",)

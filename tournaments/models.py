@@ -1,8 +1,7 @@
-"""Clubs, their players, events, rounds (their clocks: clock_models), tables, byes, standings.
+"""Clubs, players, events (teams: team_models), rounds (clocks: clock_models), tables, byes.
 The pure algorithms (tournaments.pairing, tournaments.standings) never see these models;
 tournaments.common.bridge turns rows into their plain values and their answers back into rows.
-A published table owns a scoring Game: the game is where results live.
-"""
+A published table owns a scoring Game: the game is where results live."""
 
 import secrets
 
@@ -15,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.models import Game, Quorum
 from tournaments.clock_models import EventClock, RoundClock, TableClock
 from tournaments.common import vocabulary
+from tournaments.team_models import EventTeams
 
 # The choices come from tournaments.common.vocabulary, where the words are listed once.
 PAIRING_MODES = vocabulary.choices(vocabulary.PAIRING_MODE_LABELS)
@@ -31,9 +31,7 @@ class Club(models.Model):
     slug = models.SlugField(unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     #: Who runs the club across nights: its members, seasons and settings.
-    organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
-    )
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, "organised_clubs", blank=True)
     #: The leaderboard and ratings API for everyone, or only for the club's organisers.
     ratings_public = models.BooleanField(_("ratings are public"), default=True)
     #: Whether casual games started under the club are rated like event tables.
@@ -66,7 +64,7 @@ class Player(models.Model):
         return self.name
 
 
-class Event(EventClock):
+class Event(EventClock, EventTeams):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration")
         RUNNING = "running", _("running")
@@ -396,5 +394,6 @@ class ApiToken(models.Model):
         return f"API token of {self.user}"
 
 
-# A club's life across its events: its log, seasons, casual games and ratings.
+# A club's life across its events (log, seasons, casual games, ratings) and an event's teams.
 from tournaments.club_models import ClubGame, ClubLog, Rating, RatingStep, Season  # noqa: E402, F401
+from tournaments.team_models import KeepApart, Team, TeamMember  # noqa: E402, F401

@@ -94,6 +94,19 @@ CLOCK_AT_TIME_LABELS = {
 }
 DEFAULT_CLOCK_AT_TIME = ClockAtTime.FINISH.value
 
+class TeamScoring(enum.StrEnum):
+    """What a team scores in a round (docs/teams.md)."""
+
+    PLACING = "placing"  # the sum of its members' placing points
+    GAME_POINTS = "game_points"  # the sum of its members' game points
+
+
+TEAM_SCORING_LABELS = {
+    TeamScoring.PLACING.value: _("the sum of its players' placing points"),
+    TeamScoring.GAME_POINTS.value: _("the sum of its players' game points"),
+}
+DEFAULT_TEAM_SCORING = TeamScoring.PLACING.value
+
 #: Placing points of the first, second and third place when the event sets none.
 DEFAULT_PLACING_POINTS = (2, 1, 0)
 DEFAULT_PRECEDENCE = standings.DEFAULT_PRECEDENCE

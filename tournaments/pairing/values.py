@@ -54,6 +54,11 @@ class FlagCode(enum.StrEnum):
     #: The search ran out of budget before it could prove the repeats it left unavoidable: an
     #: organiser's swap may still remove them. `amount` is the number of repeats left.
     SEARCH_LIMIT = "search_limit"
+    #: `players` (x, y) must be kept apart (`Request.apart`) yet share this table: the field
+    #: left no way to seat them apart (or the organiser seated them so by hand).
+    APART = "apart"
+    #: `players` (x, y) are of one team (`Request.teams`) yet share this table.
+    TEAMMATES = "teammates"
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,11 @@ class Request:
     itself, and the no-repeat plan is drawn from the seed alone, so a seed that changed from
     round to round would give a different plan each round and lose it.
 
+    `apart` holds the pairs (smaller id first) that must never share a table (the organiser's
+    keep-apart rules, groups already spread into pairs); `teams` maps a player to their team,
+    and teammates share a table only when it cannot be avoided. Players not in `entrants`
+    are ignored in both.
+
     `budget` caps the work (search steps, not seconds, so that a busy server gives the same
     draw as an idle one) spent looking for a better draw than the quick one.
     """
@@ -178,6 +188,8 @@ class Request:
     planned_field: tuple[int, ...] | None = None
     budget: int = DEFAULT_BUDGET
     spread_limit: int = DEFAULT_SPREAD_LIMIT
+    apart: frozenset[Pair] = frozenset()
+    teams: Mapping[int, int] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         entrants = tuple(self.entrants)
@@ -210,6 +222,8 @@ class Request:
             if not _is_int(value) or (least is not None and value < least):
                 raise PairingError("bad_request", f"{name} must be an integer, not {value!r}")
         object.__setattr__(self, "met", _normalised_meetings(self.met))
+        object.__setattr__(self, "apart", frozenset(_normalised_meetings(self.apart)))
+        object.__setattr__(self, "teams", dict(self.teams))
         if self.planned_field is not None:
             object.__setattr__(self, "planned_field", tuple(self.planned_field))
 
