@@ -30,6 +30,7 @@ from tournaments.models import (
     Standings,
     Table,
 )
+from tournaments.team_models import KeepApart, Team, TeamMember
 
 MODELS = [
     model for app in ("scoring", "tournaments") for model in apps.get_app_config(app).get_models()
@@ -87,6 +88,9 @@ def rows(django_user_model):
             club=club, digest="i" * 64, made_by="olga", note="Ana", expires_at=timezone.now()
         ),
         NewcomerRequest: NewcomerRequest.objects.create(event=event, name="Ana's friend"),
+        Team: (team := Team.objects.create(event=event, name="Ana's team")),
+        TeamMember: TeamMember.objects.create(team=team, entry=Entry.objects.get(player=ana)),
+        KeepApart: KeepApart.objects.create(event=event, label="Ana and Boris"),
         Season: Season.objects.create(club=club, name="Ana's autumn"),
         ClubGame: ClubGame.objects.create(
             game=Game.objects.create(

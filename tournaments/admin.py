@@ -12,7 +12,6 @@ from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from tournaments.club_models import ClubInvitation, NewcomerRequest
-from tournaments.team_models import KeepApart, Team, TeamMember
 from tournaments.models import (
     ApiToken,
     Bye,
@@ -30,6 +29,7 @@ from tournaments.models import (
     Standings,
     Table,
 )
+from tournaments.team_models import KeepApart, Team, TeamMember
 
 
 @admin.register(Club)

@@ -94,6 +94,7 @@ CLOCK_AT_TIME_LABELS = {
 }
 DEFAULT_CLOCK_AT_TIME = ClockAtTime.FINISH.value
 
+
 class TeamScoring(enum.StrEnum):
     """What a team scores in a round (docs/teams.md)."""
 
