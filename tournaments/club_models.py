@@ -147,12 +147,16 @@ class ClubInvitation(models.Model):
 
 class NewcomerRequest(models.Model):
     """Someone at the door whose name is not on the event's list asks, from their phone, to be
-    entered (self check-in): the organiser accepts (entered and checked in) or declines, and
-    the request is gone (tournaments.events.services.check_in)."""
+    entered (self check-in): the organiser accepts (entered and checked in) or declines
+    (the request is gone). An accepted request names its `entry` until the phone that asked
+    comes back for it and is proven as that player, once (tournaments.events.services.check_in)."""
 
     event = models.ForeignKey("Event", on_delete=models.CASCADE, related_name="newcomers")
     name = models.CharField(max_length=80)
     asked_at = models.DateTimeField(auto_now_add=True)
+    entry = models.ForeignKey(
+        "Entry", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["asked_at", "pk"]

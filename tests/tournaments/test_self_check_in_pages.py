@@ -156,6 +156,67 @@ def test_a_newcomer_asks_and_the_organiser_accepts_with_one_tap(door, organiser_
     assert organiser_client.post(accept).status_code == 404  # answered already
 
 
+def test_the_newcomers_own_phone_is_proven_as_them_once_accepted(door, organiser_client):
+    """The phone that asked waits on the page (it reloads itself); once the organiser accepts,
+    its next load proves it as the newcomer: checked in, "My next seat" knows them."""
+    phone = Client()
+    asked = phone.post(reverse("tournaments:check_in_ask", args=[door.slug]), {"name": "Dimitar"})
+    refresh = f'http-equiv="refresh" content="15;url={here(door)}"'
+    assert refresh in asked.content.decode()
+    waiting = text(phone.get(here(door)))
+    assert "the organiser will enter you as “Dimitar”" in waiting and refresh in waiting
+
+    request = door.newcomers.get()
+    accept = reverse("tournaments:organise_newcomer_accept", args=[door.slug, request.pk])
+    assert organiser_client.post(accept).status_code == 302
+    assert door.newcomers.filter(entry__isnull=True).count() == 0  # nothing waits any more
+    dimitar = entry(door, "Dimitar")
+
+    back = phone.get(here(door))
+    assert "this phone now speaks for you" in text(back) and "You are checked in." in text(back)
+    assert phone.cookies[identity_cookie(door)].value == identity_value(dimitar)
+    assert not door.newcomers.exists()  # collected: once
+    nxt = phone.get(reverse("tournaments:next_seat", args=[door.slug]))
+    assert "Dimitar" in text(nxt)
+    again = text(phone.get(here(door)))
+    assert "You are checked in." in again and "now speaks for you" not in again
+
+
+def test_only_the_phone_that_asked_collects_the_newcomer(door, organiser_client):
+    phone, other = Client(), Client()
+    phone.post(reverse("tournaments:check_in_ask", args=[door.slug]), {"name": "Dimitar"})
+    request = door.newcomers.get()
+    forged = other.cookies
+    forged[f"asked-{door.pk}"] = str(request.pk)  # unsigned: not the asking phone's cookie
+    check_in.newcomer_accept(request=request, actor="olga")
+    page = text(other.get(here(door)))
+    assert "now speaks for you" not in page
+    assert (
+        identity_cookie(door) not in other.cookies or not other.cookies[identity_cookie(door)].value
+    )
+    assert door.newcomers.filter(entry__isnull=False).exists()  # still the asking phone's
+
+
+def test_a_renewed_code_ends_a_newcomers_phone_not_back_yet(door, organiser_client):
+    from tournaments.events.services.identity import code_renew
+
+    phone = Client()
+    phone.post(reverse("tournaments:check_in_ask", args=[door.slug]), {"name": "Dimitar"})
+    dimitar = check_in.newcomer_accept(request=door.newcomers.get(), actor="olga")
+    code_renew(entry=dimitar, actor="olga")
+    page = text(phone.get(here(door)))
+    assert "no longer waiting" in page and "now speaks for you" not in page
+
+
+def test_a_declined_newcomers_phone_is_told_and_asks_no_more(door, organiser_client):
+    phone = Client()
+    phone.post(reverse("tournaments:check_in_ask", args=[door.slug]), {"name": "Joke"})
+    check_in.newcomer_decline(request=door.newcomers.get(), actor="olga")
+    page = phone.get(here(door))
+    assert "no longer waiting" in text(page) and "http-equiv" not in page.content.decode()
+    assert phone.cookies[f"asked-{door.pk}"].value == ""  # forgotten
+
+
 def test_the_organiser_declines_with_htmx_and_gets_the_arrivals_back(door, organiser_client):
     request = check_in.newcomer_ask(event=door, name="Joke", address="10.0.0.1")
     decline = reverse("tournaments:organise_newcomer_decline", args=[door.slug, request.pk])

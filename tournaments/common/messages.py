@@ -132,6 +132,10 @@ MESSAGES = {
         "too many requests: try again in %(minutes)s minutes, or ask the organiser"
     ),
     "newcomer_answered": _("the request of %(name)s has been answered already"),
+    "newcomer_gone": _(
+        "your request to be entered is no longer waiting: find your name above, or ask the "
+        "organiser"
+    ),
     # tables after a walkout (tournaments.rounds.services.walkouts)
     "table_not_open": _("only a table of a published round, not yet closed, can be changed"),
     "table_no_game": _("the table has no game yet"),

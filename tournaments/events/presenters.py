@@ -142,6 +142,8 @@ def check_in_what(action: str, values: dict) -> str:
         return _("%(name)s's request accepted: entered and checked in.") % values
     if action == "newcomer_declined":
         return _("%(name)s's request declined.") % values
+    if action == "newcomer_phone_proven":
+        return _("%(name)s's phone, which asked to be entered, now speaks for them.") % values
     return ""
 
 

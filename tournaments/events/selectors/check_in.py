@@ -31,12 +31,17 @@ def checked_in_from_phones_since(event: Event, moment: datetime) -> list[Entry]:
 
 def newcomers_waiting(event: Event) -> list[NewcomerRequest]:
     """The newcomers' requests waiting for the organiser's answer, oldest first."""
-    return list(event.newcomers.order_by("asked_at", "pk"))
+    return list(waiting(event).order_by("asked_at", "pk"))
 
 
 def newcomer_of(event: Event, request_id: int) -> NewcomerRequest:
     """The event's waiting request by id (NewcomerRequest.DoesNotExist: answered or none)."""
-    return event.newcomers.select_related("event").get(pk=request_id)
+    return waiting(event).select_related("event").get(pk=request_id)
+
+
+def waiting(event: Event):
+    """The event's requests not answered yet (an accepted one names its entry)."""
+    return event.newcomers.filter(entry__isnull=True)
 
 
 def entry_of_player(event: Event, player_id: int) -> Entry | None:

@@ -21,6 +21,7 @@ from scoring.names import name_key
 from tournaments.club_models import NewcomerRequest
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.services import log_action
+from tournaments.events.selectors import check_in as selectors
 from tournaments.events.services.registration import (
     ORGANISER,
     PHONE,
@@ -124,7 +125,7 @@ def newcomer_ask(*, event: Event, name: object, address: str) -> NewcomerRequest
     for known in entered:
         if name_key(known) == key:
             raise TournamentError("newcomer_entered", name=known)
-    waiting = list(event.newcomers.all())
+    waiting = list(selectors.waiting(event))
     for request in waiting:
         if name_key(request.name) == key:
             return request
@@ -149,6 +150,8 @@ def newcomer_ask(*, event: Event, name: object, address: str) -> NewcomerRequest
 
 def _waiting(request: NewcomerRequest) -> NewcomerRequest:
     found = NewcomerRequest.objects.select_for_update().filter(pk=request.pk).first()
+    if found is not None and found.entry_id is not None:
+        found = None
     if found is None:
         raise NotAllowed("newcomer_answered", name=request.name)
     return found
@@ -169,9 +172,30 @@ def newcomer_accept(*, request: NewcomerRequest, actor: str = "", by=None) -> En
         Entry.objects.filter(pk=entry.pk).update(**fields)
         for name, value in fields.items():
             setattr(entry, name, value)
-    request.delete()
+    request.entry = entry  # kept until the phone that asked comes for it (newcomer_collect)
+    request.save(update_fields=["entry"])
     log_action(event, actor, "newcomer_accepted", player=entry.player_id, name=entry.player.name)
     return entry
+
+
+@transaction.atomic
+def newcomer_collect(*, event: Event, request_id: int) -> NewcomerRequest:
+    """The phone that asked (its signed cookie names `request_id`) comes back. Once the
+    organiser accepted, the request's `entry` is whom the phone is proven as, once (the
+    request is gone); while it waits, `entry` is None. NotAllowed("newcomer_gone") once it
+    was declined or collected."""
+    request = (
+        NewcomerRequest.objects.select_for_update()
+        .select_related("entry__player")
+        .filter(pk=request_id, event=event)
+        .first()
+    )
+    if request is None:
+        raise NotAllowed("newcomer_gone")
+    if request.entry is not None:
+        request.delete()
+        log_action(event, "", "newcomer_phone_proven", player=request.entry.player_id)
+    return request
 
 
 @transaction.atomic

@@ -19,6 +19,7 @@ import secrets
 from django.db import transaction
 
 from config.throttle import Throttle
+from tournaments.club_models import NewcomerRequest
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.services import log_action
 from tournaments.common.vocabulary import personal_code
@@ -52,13 +53,15 @@ class CodeWrong(TournamentError):
 @transaction.atomic
 def code_renew(*, entry: Entry, actor: str = "") -> Entry:
     """A new personal code for the player: every phone that proved with the old one (and the
-    old slip) stops speaking for them at once. Claims already made stay (the organiser resets
-    a seat claim where one was wrong)."""
+    old slip, and a newcomer's phone not back yet) stops speaking for them at once. Claims
+    already made stay (the organiser resets a seat claim where one was wrong)."""
     entry = Entry.objects.select_for_update().select_related("event", "player").get(pk=entry.pk)
     old = entry.code
     while entry.code == old:
         entry.code = personal_code()
     entry.save(update_fields=["code"])
+    # A newcomer's accepted request not collected yet would prove its phone: it ends too.
+    NewcomerRequest.objects.filter(entry=entry).delete()
     log_action(entry.event, actor, "code_renewed", player=entry.player.name)
     return entry
 

@@ -37,10 +37,25 @@ from tournaments.rounds.selectors import names_matching
 HERE = PAGES + "here.html"
 #: The signed cookie naming whom this phone checked in (one phone, one person).
 CHECKED_SALT = "tournaments.check_in.phone"
+#: The signed cookie naming the newcomer's request this phone made.
+ASKED_SALT = "tournaments.check_in.asked"
+COOKIE = {"samesite": "Lax", "httponly": True}
 
 
 def checked_cookie(event: Event) -> str:
     return f"here-{event.pk}"
+
+
+def asked_cookie(event: Event) -> str:
+    return f"asked-{event.pk}"
+
+
+def _cookie(response, name: str, value: str, salt: str | None = None) -> None:
+    options = {**COOKIE, "secure": settings.SESSION_COOKIE_SECURE, "max_age": IDENTITY_MAX_AGE}
+    if salt is None:
+        response.set_cookie(name, value, **options)
+    else:
+        response.set_signed_cookie(name, value, salt=salt, **options)
 
 
 def _me(request, event: Event) -> Entry | None:
@@ -72,10 +87,32 @@ def _search(request, names: dict[int, str]) -> dict:
     return {"query": query, "player": found, "matches": matches, "error": error}
 
 
+def _collect(request, event: Event) -> tuple[Entry | None, dict]:
+    """A newcomer's phone back on the page: proven as them once the organiser accepted (the
+    cookies are set by `_page`), still asking while the request waits, told when it is gone."""
+    try:
+        asked = request.get_signed_cookie(asked_cookie(event), salt=ASKED_SALT)
+    except (KeyError, BadSignature):
+        return None, {}
+    request_id = query_id(asked)
+    if request_id is None:
+        return None, {}
+    try:
+        asked = check_in.newcomer_collect(event=event, request_id=request_id)
+    except TournamentError as error:
+        return None, {"ask_error": error.message}
+    if asked.entry is None:
+        return None, {"asked": asked.name, "waiting": True}
+    return asked.entry, {"collected": True}
+
+
 def _page(request, event: Event, *, extra: dict | None = None, status: int = 200):
     names = check_in_names(event)
     me = _me(request, event)
+    collected, asking = (None, {}) if me is not None or extra else _collect(request, event)
+    me = me or collected
     context = {
+        **asking,
         "event": event,
         "open": event.self_check_in and not event.is_closed,
         "me": me,
@@ -87,6 +124,11 @@ def _page(request, event: Event, *, extra: dict | None = None, status: int = 200
     context["picked"] = entry_of_player(event, player[0]) if player else None
     response = render(request, HERE, context, status=status)
     patch_cache_control(response, private=True, no_store=True)  # this phone's own page
+    if collected is not None or "ask_error" in asking:
+        response.delete_cookie(asked_cookie(event), samesite="Lax")
+    if collected is not None:
+        _cookie(response, identity_cookie(event), identity_value(collected))
+        _cookie(response, checked_cookie(event), str(collected.pk), CHECKED_SALT)
     return response
 
 
@@ -106,14 +148,9 @@ def _checked_in(event: Event, entry: Entry, *, proved: bool):
     """Back to the page, which shows the player checked in; the phone remembers whom it
     checked in, and whom it proved to be when the code was typed here."""
     response = redirect(reverse("tournaments:check_in_here", args=[event.slug]))
-    cookie = {"samesite": "Lax", "secure": settings.SESSION_COOKIE_SECURE, "httponly": True}
-    response.set_signed_cookie(
-        checked_cookie(event), str(entry.pk), salt=CHECKED_SALT, max_age=IDENTITY_MAX_AGE, **cookie
-    )
+    _cookie(response, checked_cookie(event), str(entry.pk), CHECKED_SALT)
     if proved:
-        response.set_cookie(
-            identity_cookie(event), identity_value(entry), max_age=IDENTITY_MAX_AGE, **cookie
-        )
+        _cookie(response, identity_cookie(event), identity_value(entry))
     return response
 
 
@@ -167,4 +204,6 @@ def here_ask(request, slug: str):
     except TournamentError as error:
         extra = {"ask_error": error.message, "ask_name": name[:80]}
         return _page(request, event, extra=extra, status=_status(error))
-    return _page(request, event, extra={"asked": asked.name})
+    response = _page(request, event, extra={"asked": asked.name, "waiting": True})
+    _cookie(response, asked_cookie(event), str(asked.pk), ASKED_SALT)
+    return response
