@@ -510,7 +510,7 @@ def test_a_club_evening_with_every_mishap(
     assert raw.startswith(codecs.BOM_UTF8)
     header, body = table[0], table[1:]
     assert header[:2] == [t("Rank"), t("Player")]
-    assert header[-2:] == [t("Withdrawn"), t("Walkouts")]
+    assert header[-2:] == [t("Withdrawn"), t("Table notes")]
     ranks = [row[0] for row in body]
     assert ranks == [str(n) for n in range(1, PLAYERS)] + [""]  # the leaver: not ranked
     assert [row[1] for row in body] == shown

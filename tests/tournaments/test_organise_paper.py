@@ -177,7 +177,7 @@ def test_standings_in_three_formats(organiser_client, played):
         "Games played",
         "Decided by",
         "Withdrawn",
-        "Walkouts",
+        "Table notes",
     ]
     assert len(table) == 8 and table[1][:3] == [
         "1",

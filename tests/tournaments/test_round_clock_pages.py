@@ -4,6 +4,8 @@ watchers' sheet, the public round page, the projector, and the API."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 import re
@@ -19,6 +21,7 @@ from scoring.models import Game
 from tournaments import backup
 from tournaments.common import event_settings, tokens
 from tournaments.models import Event, EventLog, Round, Table
+from tournaments.results.services import standings_build
 from tournaments.rounds.selectors import clock_of
 from tournaments.rounds.services import clock
 
@@ -175,6 +178,15 @@ def test_a_table_still_playing_after_time_is_flagged_and_ended_on_its_page(
     page = text(organiser_client.get(round_url(event, round_)))
     assert "Time is up: 1 table is still playing." in page
     assert "ended at time as it stood (round clock), confirmed" in page.lower()
+
+    # the standings export says so per player, under its table notes (not only walkouts)
+    standings_build(event_id=event.pk)
+    export = organiser_client.get(f"/organise/events/{event.slug}/export/standings.csv")
+    body = b"".join(export.streaming_content) if export.streaming else export.content
+    rows = list(csv.DictReader(io.StringIO(body.decode("utf-8-sig"))))
+    notes = {row["Player"]: row["Table notes"] for row in rows}
+    said = f"round 1 table {table.number}: ended at time as it stood (round clock), confirmed"
+    assert {notes[name] for name in table.game.players} == {said}
 
 
 def test_the_clock_routes_are_the_organisers_only(outsider_client, client, clocked):

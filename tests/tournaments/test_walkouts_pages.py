@@ -326,7 +326,7 @@ def test_exports_mark_void_and_adjusted_tables(organiser_client, evening):
         ("2", "adjusted result, confirmed", "dispute"),
     }
     standings = _csv(organiser_client.get(f"/organise/events/{event.slug}/export/standings.csv"))
-    notes = {row["Player"]: row["Walkouts"] for row in standings}
+    notes = {row["Player"]: row["Table notes"] for row in standings}
     assert notes[first.seat_0.name] == "round 1 table 1: void, set aside by the organisers"
     assert notes[second.seat_0.name] == "round 1 table 2: adjusted result, confirmed"
 
@@ -456,5 +456,5 @@ def test_a_substitute_after_a_pass_is_named_by_the_hand_the_players_count(
     assert f"{joined.name} took {leaver.name}&#x27;s seat from hand 2." in log
     standings_build(event_id=event.pk)
     rows = _csv(organiser_client.get(f"/organise/events/{event.slug}/export/standings.csv"))
-    notes = {row["Player"]: row["Walkouts"] for row in rows}
+    notes = {row["Player"]: row["Table notes"] for row in rows}
     assert notes[joined.name] == "round 1 table 1: substitute from hand 2"

@@ -100,7 +100,7 @@ def standings_table(event: Event) -> StandingsTable:
     extra = [(metric, _column(capfirst(METRIC_LABELS[metric]))) for metric in EXPORTED_METRICS]
     extra.append(("decided_by", _column(_("Decided by"))))
     extra.append(("withdrawn", _column(_("Withdrawn"))))
-    extra.append(("notes", _column(_("Walkouts"))))
+    extra.append(("notes", _column(_("Table notes"))))  # walkouts, and tables the clock ended
     return StandingsTable(rows, extra_columns=extra)
 
 

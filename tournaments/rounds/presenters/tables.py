@@ -57,9 +57,9 @@ def settled_labelled(tables: list[Table]) -> list[Table]:
 
 
 def player_notes(tables: list[Table]) -> dict[int, list[str]]:
-    """Per player, the rounds whose result a walkout changed (`tables`: those settled or
-    substituted, rounds.services.walkouts.changed_tables), for the standings export: where a
-    row's numbers need a word."""
+    """Per player, the rounds whose result was not simply played out (`tables`: those settled,
+    ended at time or substituted, rounds.services.walkouts.changed_tables), for the standings
+    export's table notes: where a row's numbers need a word."""
     notes: dict[int, list[str]] = {}
     for table in tables:
         where = {"n": table.round.number, "t": table.number}
