@@ -53,6 +53,12 @@ SEATS = {"type": "array", "items": {"type": "integer"}, "description": "by seat"
 CALLS = {"type": "array", "items": {"type": "string"}, "description": "the calls, in order"}
 TRICKS = {**SEATS, "description": "tricks won, by seat"}
 LAST_TRICKS = {**SEATS, "description": "the seats that won the last tricks, most recent first"}
+AGE = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "seconds since the keeper entered this deal, by the phone's own clock (an"
+    " offline phone's queue says it): the round clock counts the deal from then; left out, now",
+}
 VERSION = {
     "type": "integer",
     "minimum": 0,
@@ -70,7 +76,7 @@ class GameIn(Body):
     first_dealer: loose({"type": "integer", "minimum": 0, "maximum": 2}) = None
 
 
-class DealIn(Body):
+class DealValues(Body):
     """The lists' shapes are checked here (400 before the service could say 409); their
     values are the engine's rule."""
 
@@ -81,7 +87,13 @@ class DealIn(Body):
     version: loose(VERSION) = None
 
 
-class CorrectionIn(DealIn):
+class DealIn(DealValues):
+    """A new deal: also when the keeper entered it (an offline phone's queue sends it late)."""
+
+    age: loose(AGE) = None
+
+
+class CorrectionIn(DealValues):
     deal: loose({"type": "integer", "description": "if given, the deal in the path"}) = None
 
 
@@ -265,6 +277,7 @@ def deals(request: HttpRequest, game_id: int) -> HttpResponse:
             last_tricks=data.last_tricks,
             actor=ACTOR,
             version=data.version,
+            age=data.age,
         )
     status = 201 if recorded.created else 200
     return json_response(_body(recorded.game, engine.state_as_json(recorded.state)), status)

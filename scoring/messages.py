@@ -50,6 +50,7 @@ MESSAGES: dict[str, Promise] = {
         "this was entered against (the game is at version %(current)s now): nothing was changed"
     ),
     "version_invalid": _("version must be the game's version you saw, a whole number from 0"),
+    "age_invalid": _("age must be the seconds since the hand was entered, a whole number from 0"),
     "undo_confirmed": _("the result is confirmed: reopen it before undoing a deal"),
     "undo_not_last": _("only the last hand on the score sheet (%(hand)s) can be undone"),
     "confirmed": _("the result is confirmed"),

@@ -101,6 +101,9 @@ class DealEntry(models.Model):
     tricks = models.JSONField(null=True, blank=True)
     last_tricks = models.JSONField(null=True, blank=True)
     entered_at = models.DateTimeField(auto_now_add=True)
+    #: When the keeper entered it on the phone: `entered_at` less the age its offline queue
+    #: reported (scoring.services.recording.played_at); the round clock asks this one.
+    played_at = models.DateTimeField(null=True, blank=True)
     entered_by = models.CharField(max_length=150, blank=True)
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.CharField(max_length=150, blank=True)

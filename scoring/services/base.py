@@ -106,6 +106,22 @@ def seen_version(version: object) -> int | None:
     return version
 
 
+#: The oldest a deal kept on an offline phone may say it is (seconds): older ages are taken as
+#: this one. An evening's outage fits; the clock's rule at time is never much further back.
+MAX_AGE = 3 * 3600
+
+
+def seen_age(age: object) -> int:
+    """How long ago the keeper entered a deal, by the phone's own clock (its offline queue
+    measures it on that one clock, so a phone set to the wrong time still says it right):
+    a whole number of seconds from 0, at most MAX_AGE; 0 when not given."""
+    if age is None:
+        return 0
+    if not isinstance(age, int) or isinstance(age, bool) or age < 0:
+        raise InvalidInput("age_invalid")
+    return min(age, MAX_AGE)
+
+
 def not_stale(
     game: Game, entries: Sequence, number: int, version: int | None, code: str = "deal_stale"
 ) -> None:

@@ -11,6 +11,8 @@ objects (docs/performance.md, cost per request). A row that changes is written b
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -25,6 +27,7 @@ from scoring.services.base import (
     not_stale,
     replay,
     replay_decides,
+    seen_age,
     seen_version,
     store,
 )
@@ -68,20 +71,39 @@ def deal_record(
     last_tricks: object = None,
     actor: str = "",
     version: object = None,
+    age: object = None,
 ) -> Recorded:
     """Record deal `number`; the same deal sent again records nothing (created=False),
     whatever `version` it carries. With `version` (the game's version the deal was entered
     against), a deal sent after another phone undid deal `number` is refused (base.not_stale)
-    instead of bringing the undone deal back."""
+    instead of bringing the undone deal back. `age` is how many seconds ago the keeper
+    entered it (an offline phone's queue says so; see `played_at`)."""
     _deal_number(number, "deal_number")
     version = seen_version(version)
+    age = seen_age(age)
     return _decided_once_more_on_a_race(
-        _deal_record, game_id, number, calls, tricks, last_tricks, actor, version
+        _deal_record, game_id, number, calls, tricks, last_tricks, actor, version, age
     )
 
 
+def played_at(entries: list[LiveDeal], age: int) -> datetime:
+    """When a deal arriving now was played: `age` seconds ago, but never before the deal
+    before it was (a phone cannot reorder the table's evening). The round clock's rule at
+    time asks this, so a hand kept offline before time and sent after is not taken for the
+    hand being played at time."""
+    now = timezone.now()
+    if not age:
+        return now
+    moment = now - timedelta(seconds=age)
+    if entries:
+        row = DealEntry.objects.filter(pk=entries[-1].pk).values_list("played_at", "entered_at")
+        played, entered = row.get()
+        moment = max(moment, played or entered)
+    return moment
+
+
 @transaction.atomic
-def _deal_record(game_id, number, calls, tricks, last_tricks, actor, version) -> Recorded:
+def _deal_record(game_id, number, calls, tricks, last_tricks, actor, version, age) -> Recorded:
     game = locked(game_id)
     entries = live_deals(game.pk)
     if number <= len(entries):
@@ -105,12 +127,13 @@ def _deal_record(game_id, number, calls, tricks, last_tricks, actor, version) ->
         tricks=tricks,
         last_tricks=last_tricks,
         entered_by=actor,
+        played_at=played_at(entries, age),
     )
     state = replay(game_record(game, [*entries, entry]))
     entry.save()
     store(game, state)
     log(game, GameChange.Action.DEAL_RECORDED, actor, number, entry.as_record())
-    if game.time_up_at is not None and timezone.now() >= game.time_up_at:
+    if game.time_up_at is not None and entry.played_at >= game.time_up_at:
         answers = deal_recorded.send(sender=Game, game=game, number=number)
         if any(answer for _receiver, answer in answers):
             game.refresh_from_db()  # its owner ended it (the round clock): answer it as it is

@@ -47,6 +47,29 @@ test("the first hand goes as a POST of the deal with its version", () => {
   });
 });
 
+test("a hand kept offline says how long it waited, on the phone's own clock", () => {
+  const kept = queue.hand(4, ["hearts"], [4, 7, 5], 9, 4, 1_000_000);
+  assert.equal(kept.at, 1_000_000);
+  // Sent 95.4 s later: age 95, whatever the phone's clock says the date is.
+  assert.deepEqual(queue.sending(kept, API, 1_095_400).body, {
+    deal: 4,
+    calls: ["hearts"],
+    tricks: [4, 7, 5],
+    version: 9,
+    age: 95,
+  });
+  // A clock set back meanwhile says 0; no time kept (an older queue), no age.
+  assert.equal(queue.sending(kept, API, 900_000).body.age, 0);
+  assert.equal("age" in queue.sending(queue.hand(4, ["pass"], null, 9), API, 5).body, false);
+  assert.equal("at" in queue.sending(kept, API, 1_095_400).body, false);
+});
+
+test("keep mine sends the age with a deal anew, never with a correction (no such field)", () => {
+  const kept = queue.hand(5, ["hearts"], [4, 7, 5], 10, 5, 2_000);
+  assert.equal(queue.keepMine(kept, { version: 15, undone: true }, API, 62_000).body.age, 60);
+  assert.equal("age" in queue.keepMine(kept, { version: 14, undone: false }, API, 62_000).body, false);
+});
+
 test("recorded, or recorded before: sent", () => {
   assert.deepEqual(queue.meaning(201, { deal: {} }), { kind: "sent" });
   assert.deepEqual(queue.meaning(200, {}), { kind: "sent" });

@@ -3,16 +3,20 @@ rule at time, and how a game it ended is shown."""
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
+import engine
 from scoring import autoplay
 from scoring import services as scoring
 from scoring.models import Game, GameChange
 from scoring.presenters.history import history
+from scoring.selectors import game_record
 from tournaments.common import event_settings
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.events.services.event import event_update
@@ -273,6 +277,65 @@ def test_play_n_more_deals_ends_the_game_after_the_deal_being_played_and_n_more(
     assert table.outcome == Table.Outcome.ENDED_AT_TIME
     assert ended_after == 3  # the deal being played, then two more
     assert clock.deals_after_time(table, fresh(round_).clock_deadline) == 3
+
+
+def offline_deal(client: Client, game: Game, rng: random.Random, age: int):
+    """The next deal as a keeper's offline queue sends it: kept `age` seconds on the phone."""
+    rules_game = engine.game_from_record(game_record(game))
+    body = {"deal": len(rules_game.deals) + 1, **autoplay.next_deal(rules_game, rng), "age": age}
+    answer = client.post(
+        f"/api/games/{game.pk}/deals",
+        json.dumps(body),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {game.secret}"},
+    )
+    assert answer.status_code == 201, answer.content
+    return game.entries.get(number=body["deal"], undone_at__isnull=True)
+
+
+def test_a_hand_kept_offline_from_before_time_is_not_the_hand_being_played_at_time(clocked, client):
+    """The phone was offline: two hands kept from before the deadline arrive after it. Neither
+    is the hand being played at time; the one entered after the deadline is."""
+    event, round_ = clocked
+    clock.clock_start(round_=round_, actor="olga")
+    table = tables_of(round_)[0]
+    rng = random.Random(5)
+    play_until_distinct(table.game, rng)
+    ten_minutes_ago = timezone.now() - timedelta(minutes=10)
+    table.game.entries.update(entered_at=ten_minutes_ago, played_at=ten_minutes_ago)
+    time_up(round_, ago=120)  # the time ran out two minutes ago
+
+    early = offline_deal(client, table.game, rng, age=400)
+    later = offline_deal(client, table.game, rng, age=200)
+    table.refresh_from_db()
+    assert table.outcome == Table.Outcome.PLAYED and table.game.result == Game.Result.IN_PLAY
+    assert early.played_at <= later.played_at < table.game.time_up_at < later.entered_at
+    assert clock.deals_after_time(table, fresh(round_).clock_deadline) == 0
+
+    offline_deal(client, table.game, rng, age=30)  # entered after time: the game ends on it
+    table.refresh_from_db()
+    assert table.outcome == Table.Outcome.ENDED_AT_TIME
+
+
+def test_an_age_cannot_put_a_hand_before_the_one_before_it_nor_be_nonsense(clocked, client):
+    event, round_ = clocked
+    game = tables_of(round_)[0].game
+    rng = random.Random(3)
+    first = offline_deal(client, game, rng, age=60)
+    second = offline_deal(client, game, rng, age=10 * 3600)  # older than the first: taken as it
+    assert second.played_at == first.played_at
+    assert timezone.now() - first.played_at >= timedelta(seconds=60)
+    rules_game = engine.game_from_record(game_record(game))
+    for age in (-1, "60", 1.5, True):
+        body = {"deal": len(rules_game.deals) + 1, **autoplay.next_deal(rules_game, rng)}
+        answer = client.post(
+            f"/api/games/{game.pk}/deals",
+            json.dumps({**body, "age": age}),
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {game.secret}"},
+        )
+        assert answer.status_code == 400
+        assert "age must be" in answer.json()["error"]["message"]
 
 
 def test_the_organiser_decides_the_clock_ends_nothing_itself(clocked):

@@ -94,7 +94,9 @@ def event_export(*, event: Event) -> dict:
             row_out(line, namer(f"log entry {line.pk}")) for line in event.log.order_by("at", "pk")
         ],
         # the newcomers waiting for the organiser's answer (self check-in)
-        "newcomers": [row_out(asked, namer("newcomers")) for asked in event.newcomers.all()],
+        "newcomers": [
+            row_out(asked, namer("newcomers")) for asked in event.newcomers.filter(entry=None)
+        ],
     }
 
 

@@ -20,7 +20,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from scoring.models import Game, GameChange
+from scoring.models import DealEntry, Game, GameChange
+from tournaments.club_models import NewcomerRequest
 from tournaments.common.errors import TournamentError
 from tournaments.models import Bye, Club, Entry, Event, EventLog, Round, Standings, Table
 
@@ -43,6 +44,9 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
     # event's players get new codes (and new slips), as their phones must prove themselves
     # again anyway (docs/confirmations.md).
     Entry: {"code"},
+    # An accepted newcomer's request waits only for its phone to be proven: not the event's
+    # data, and a phone proves itself again after a restore (the waiting ones are kept).
+    NewcomerRequest: {"entry"},
 }
 
 #: Fields added after version 1 of the format: a backup written before them lacks them and
@@ -50,7 +54,7 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
 #: standings: nothing counted beyond the closed rounds; table phones: the keeper alone
 #: confirms, no PIN yet; a change's game version: unknown, as on changes made before
 #: versions were kept; self check-in: closed, and nobody said how a player checked in; the
-#: round clock: none set, never started).
+#: round clock: none set, never started; a deal's time played: unknown, its arrival counts).
 ADDED: dict[type[models.Model], set[str]] = {
     Event: {
         "void_policy",
@@ -61,6 +65,8 @@ ADDED: dict[type[models.Model], set[str]] = {
         "clock_autostart",
         "clock_at_time",
         "clock_more_deals",
+        "team_scoring",
+        "team_precedence",
     },
     Entry: {"checked_in_by", "checked_in_at"},
     Round: {"clock_started_at", "clock_deadline", "clock_remaining", "clock_stopped_at"},
@@ -68,6 +74,7 @@ ADDED: dict[type[models.Model], set[str]] = {
     Standings: {"counted"},
     Game: {"quorum", "time_up_at"},
     GameChange: {"version"},
+    DealEntry: {"played_at"},
 }
 
 #: Keys a version 1 file may hold that the site no longer keeps: read and dropped (the

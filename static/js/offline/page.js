@@ -360,7 +360,7 @@
     var queue = load();
     var at = stepped(queue);
     if (!at.state) return;
-    queue.push(Queue.hand(at.state.deal, calls, tricks, pageVersion(), at.state.hand));
+    queue.push(Queue.hand(at.state.deal, calls, tricks, pageVersion(), at.state.hand, Date.now()));
     save(queue);
     entry = { calls: [] };
     render();
@@ -518,7 +518,7 @@
       return;
     }
     sending = true;
-    request(Queue.sending(queue[0], data.api)).then(function (meaning) {
+    request(Queue.sending(queue[0], data.api, Date.now())).then(function (meaning) {
       sending = false;
       answered(queue[0], meaning);
     });
@@ -586,7 +586,7 @@
   root.querySelector(".offline-keep-mine").addEventListener("click", function () {
     var hand = load()[0];
     if (!hand || !clash) return;
-    request(Queue.keepMine(hand, clash, data.api)).then(function (meaning) {
+    request(Queue.keepMine(hand, clash, data.api, Date.now())).then(function (meaning) {
       answered(hand, meaning);
     });
   });

@@ -1,7 +1,10 @@
 /* The hands kept on the keeper's phone while it is offline: the queue's rules, pure, no page.
  *
- * Each hand is kept with its deal number and the game's version the page showed when it was
- * entered, and goes, oldest first, to POST /api/games/{id}/deals with "deal" and "version".
+ * Each hand is kept with its deal number, the game's version the page showed when it was
+ * entered and the phone's time then, and goes, oldest first, to POST /api/games/{id}/deals
+ * with "deal", "version" and "age": the seconds it waited, measured on the phone's one clock
+ * (so a phone set to the wrong time still says it right), for the round clock to count the
+ * hand from when it was played, not from when it arrived.
  * The API records a resent deal once (200) and refuses a different one (409), so a resend is
  * always safe; a hand whose deal another phone changed or undid since is refused too (409,
  * error.current: that deal as recorded now, or null). What an answer means for the queue:
@@ -33,16 +36,37 @@
     return queue.length ? queue[queue.length - 1].deal + 1 : serverNext;
   }
 
+  function isNumber(value) {
+    return typeof value === "number" && isFinite(value);
+  }
+
   /* A hand to keep: its deal, calls, tricks (none for a redeal), the version it was made
-   * against (the page's, a whole number, else left out: taken as it always was) and the
+   * against (the page's, a whole number, else left out: taken as it always was), the
    * hand it is as the players count hands (`handNumber`: what the page calls it; the API
-   * is sent the deal's number only). */
-  function hand(deal, calls, tricks, version, handNumber) {
+   * is sent the deal's number only) and when it was entered (`enteredAt`, the phone's
+   * milliseconds). */
+  function hand(deal, calls, tricks, version, handNumber, enteredAt) {
     var kept = { deal: deal, calls: calls.slice() };
     if (tricks) kept.tricks = tricks.slice();
-    if (typeof version === "number" && isFinite(version)) kept.version = version;
-    if (typeof handNumber === "number" && isFinite(handNumber)) kept.hand = handNumber;
+    if (isNumber(version)) kept.version = version;
+    if (isNumber(handNumber)) kept.hand = handNumber;
+    if (isNumber(enteredAt)) kept.at = enteredAt;
     return kept;
+  }
+
+  /* How many whole seconds the hand has waited at `now` (the same clock): none when either
+   * time is unknown, 0 when the clock was set back meanwhile. */
+  function ageOf(kept, now) {
+    if (!isNumber(kept.at) || !isNumber(now)) return null;
+    return Math.max(0, Math.round((now - kept.at) / 1000));
+  }
+
+  /* A new deal's body: the hand, and its age when known. */
+  function newDeal(kept, now) {
+    var body = bodyOf(kept);
+    var age = ageOf(kept, now);
+    if (age !== null) body.age = age;
+    return body;
   }
 
   /* The API's body for a kept hand. */
@@ -53,9 +77,9 @@
     return body;
   }
 
-  /* The first hand's request. */
-  function sending(kept, api) {
-    return { method: "POST", url: api, body: bodyOf(kept) };
+  /* The first hand's request, sent at `now` (the phone's milliseconds). */
+  function sending(kept, api, now) {
+    return { method: "POST", url: api, body: newDeal(kept, now) };
   }
 
   /* What an answer (status, parsed body; status 0 when the network gave none) means. */
@@ -75,8 +99,8 @@
   /* "Keep mine" after a clash: sent again against the version the clash showed (the keeper
    * has now seen the deal as it is): a correction of the deal, or, undone meanwhile, the deal
    * anew. */
-  function keepMine(kept, clash, api) {
-    var body = bodyOf(kept);
+  function keepMine(kept, clash, api, now) {
+    var body = clash.undone ? newDeal(kept, now) : bodyOf(kept);
     body.version = clash.version;
     if (clash.undone) return { method: "POST", url: api, body: body };
     return { method: "PUT", url: api + "/" + kept.deal, body: body };
@@ -93,6 +117,7 @@
   }
 
   return {
+    ageOf: ageOf,
     bodyOf: bodyOf,
     hand: hand,
     keepMine: keepMine,

@@ -29,6 +29,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from scoring import services as scoring
@@ -244,10 +245,11 @@ def table_end_at_time(*, table: Table, actor: str = "") -> Table:
 
 
 def deals_after_time(table: Table, deadline) -> int:
-    """The table's live deals recorded once the round's time was up."""
-    return DealEntry.objects.filter(
-        game_id=table.game_id, undone_at__isnull=True, entered_at__gte=deadline
-    ).count()
+    """The table's live deals played once the round's time was up (when the keeper entered
+    them, DealEntry.played_at: a hand kept offline counts from then, not from its arrival)."""
+    played = Q(played_at__gte=deadline) | Q(played_at__isnull=True, entered_at__gte=deadline)
+    live = DealEntry.objects.filter(game_id=table.game_id, undone_at__isnull=True)
+    return live.filter(played).count()
 
 
 def deal_recorded(game: Game) -> bool:
