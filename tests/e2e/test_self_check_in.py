@@ -83,6 +83,10 @@ def test_three_players_check_in_from_their_phones_and_a_newcomer_is_accepted(
     request.locator("form[action$='/accept/'] button").click()
     expect(organiser.locator("#arrivals .newcomers")).to_have_count(0)
     expect(organiser.locator("#counts")).to_contain_text(re.compile(r"\b4\b"))
+    # the newcomer's phone, untouched: its page reloads itself (15 s) and it is proven as them
+    expect(newcomer.locator("#me-heading")).to_have_text("Dimitar Kolev", timeout=25_000)
+    expect(newcomer.locator(".checked-in")).to_be_visible()
+    assert no_horizontal_scroll(newcomer)
 
     entries = {e.player.name: e for e in Entry.objects.filter(event=event).select_related("player")}
     assert {n: e.checked_in_by for n, e in entries.items()} == {
