@@ -15,18 +15,21 @@ JavaScript the page reloads itself every REFRESH_SECONDS and has a Refresh link.
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from config.door import DoorAnswer
 from tournaments.common.web.polls import POLL_SECONDS, not_modified, polled
 from tournaments.common.web.public import PAGES, event_page, no_such_event
 from tournaments.events.selectors.identity import identity_cookie, proven_entry
 from tournaments.models import Event
 from tournaments.rounds.presenters.next_seat import next_seat
-from tournaments.rounds.web import event_seat_map, phone_version
+from tournaments.rounds.web import event_seat_map, kept_phone_version, phone_version
 
 PAGE = PAGES + "next.html"
 #: How often the page reloads itself without JavaScript.
@@ -89,3 +92,19 @@ def next_seat_version(request, slug: str):
     if unchanged is not None:
         return unchanged
     return polled(HttpResponse(version, content_type="text/plain; charset=utf-8"), tag)
+
+
+def _version_at_door(request, slug: str) -> HttpResponse | None:
+    """The version poll's 304, before the middleware (config.door): when the shared cache
+    holds the event's phone version and If-None-Match names it, exactly the 304 that
+    `next_seat_version` answers; else None (a miss, a new version: the view answers)."""
+    version = kept_phone_version(slug)
+    return None if version is None else not_modified(request, f'"{version}"')
+
+
+#: settings.DOOR_ANSWERS names it; the path is tournaments.public_urls's "next_seat_version".
+NEXT_SEAT_VERSION_AT_DOOR = DoorAnswer(
+    "tournaments:next_seat_version",
+    re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/next/version/"),
+    _version_at_door,
+)
