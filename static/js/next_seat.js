@@ -23,11 +23,12 @@
 })(this, function () {
   "use strict";
 
-  /* Milliseconds between two polls while all is well (the page says its own: the standings'
-   * pace, tournaments.common.web.polls.POLL_SECONDS, so that a room of waiting phones costs
-   * no more than the standings page's polls; docs/performance.md), and the most a failing
+  /* Milliseconds between two polls while all is well (the page says its own,
+   * tournaments.rounds.views.public_next.VERSION_POLL_SECONDS: a few seconds, so that a
+   * phone learns its new seat within a few seconds of the publish; the unchanged poll is
+   * answered before the site's middleware, docs/performance.md), and the most a failing
    * phone waits. */
-  var POLL_MS = 15000;
+  var POLL_MS = 4000;
   var MAX_MS = 120000;
   /* What the phone does on a new round, where it can: buzz, pause, buzz. */
   var VIBRATION = [200, 100, 200];
