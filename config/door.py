@@ -111,44 +111,44 @@ def make_steps() -> tuple[Step, ...]:
             "django.middleware.security.SecurityMiddleware",
             security.process_request,
             security.process_response,
-        ),  # fmt: skip
+        ),
         Step("whitenoise.middleware.WhiteNoiseMiddleware", why_not="serves static files only"),
         Step("config.input.UnstorableInputMiddleware", _input_refused),
         Step(
             "django.contrib.sessions.middleware.SessionMiddleware",
             session.process_request,
             session.process_response,
-        ),  # fmt: skip
+        ),
         Step(
             "django.middleware.locale.LocaleMiddleware",
             locale.process_request,
             locale.process_response,
-        ),  # fmt: skip
+        ),
         Step(
             "django.middleware.common.CommonMiddleware",
             common.process_request,
             common.process_response,
-        ),  # fmt: skip
+        ),
         Step(
             "django.middleware.csrf.CsrfViewMiddleware", csrf.process_request, csrf.process_response
-        ),  # fmt: skip
+        ),
         Step(
             "django.contrib.auth.middleware.AuthenticationMiddleware",
             why_not="request.user, which no door answer reads; no response half",
-        ),  # fmt: skip
+        ),
         Step(
             "django.contrib.messages.middleware.MessageMiddleware",
             why_not="the messages, which no door answer reads or adds to",
-        ),  # fmt: skip
+        ),
         Step(
             "django.middleware.clickjacking.XFrameOptionsMiddleware", leave=frames.process_response
-        ),  # fmt: skip
+        ),
         Step("csp.middleware.CSPMiddleware", csp.process_request, csp.process_response),
         Step("django_htmx.middleware.HtmxMiddleware", why_not="request.htmx, never read here"),
         Step(
             "config.faults.DatabaseUnavailableMiddleware",
             why_not="an error at the door steps aside; Django meets it again",
-        ),  # fmt: skip
+        ),
         Step("axes.middleware.AxesMiddleware", why_not="acts on a locked-out login only"),
     )
 
