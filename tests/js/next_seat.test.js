@@ -23,6 +23,15 @@ test("without a pace from the page, its own few seconds (4 s, as the page's)", (
   assert.ok(rules.delay(0, 0.999) < 4800);
 });
 
+test("while the player's own game is played, the page's slower pace; else the few seconds", () => {
+  assert.equal(rules.pace("seat", 4000, 15000), 15000);
+  for (const kind of ["played", "no_round", "bye", "left", "not_in_round", "withdrawn", ""]) {
+    assert.equal(rules.pace(kind, 4000, 15000), 4000, kind);
+  }
+  // A page that gives no slower pace (NaN) keeps the few seconds.
+  assert.equal(rules.pace("seat", 4000, NaN), 4000);
+});
+
 test("a failing poll waits longer each time, never more than two minutes and a bit", () => {
   assert.equal(rules.delay(1, 0.5, 15000), 30000);
   assert.equal(rules.delay(2, 0.5, 15000), 60000);

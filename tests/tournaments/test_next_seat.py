@@ -103,6 +103,8 @@ def test_before_any_round_the_phone_waits_with_the_poll_in_place(event):
     # A few seconds (its 304 is answered at the door, config.door): a phone learns its new
     # seat within them of the version moving.
     assert 'data-poll-seconds="4"' in body
+    # ... and at the standings' pace while the player's own game is played (next_seat.js).
+    assert 'data-playing-poll-seconds="15"' in body
     # Inside <noscript>: no JavaScript, no poll; a whole page every 10 s.
     assert '<meta http-equiv="refresh" content="10">' in body
     assert "Refresh" in body

@@ -5,7 +5,8 @@ published, and between rounds the player's last result and place in the standing
 me", tournaments.events.selectors.identity); a phone that proved nobody is asked who it is.
 
 Waiting stays cheap: the page (static/js/next_seat_page.js) polls `next_seat_version` every
-VERSION_POLL_SECONDS and at once when the phone is woken, a few bytes the same for every
+VERSION_POLL_SECONDS (PLAYING_POLL_SECONDS while the player's game is being played) and at
+once when the phone is woken, a few bytes the same for every
 phone of the event, kept in the shared cache (tournaments.rounds.web.phone_version); with the
 version it has as If-None-Match the answer is a 304 that reads nothing but that cache entry,
 answered at the door (config.door: before the middleware, `NEXT_SEAT_VERSION_AT_DOOR`), so
@@ -25,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from config.door import DoorAnswer
-from tournaments.common.web.polls import not_modified, polled
+from tournaments.common.web.polls import POLL_SECONDS, not_modified, polled
 from tournaments.common.web.public import PAGES, event_page, no_such_event
 from tournaments.events.selectors.identity import identity_cookie, proven_entry
 from tournaments.models import Event
@@ -38,6 +39,10 @@ PAGE = PAGES + "next.html"
 #: the version is kept, tournaments.rounds.web), of its publishing. Its 304 is answered at
 #: the door; a thousand phones at this pace: docs/performance.md.
 VERSION_POLL_SECONDS = 4
+#: ... but while the player's own game is being played ("seat"), at the standings' pace: no
+#: next round can come before theirs is over, and a room of phones at the tables then costs
+#: less than the standings' polls did.
+PLAYING_POLL_SECONDS = POLL_SECONDS
 #: How often the page reloads itself without JavaScript (a whole page each time).
 REFRESH_SECONDS = 10
 
@@ -50,6 +55,7 @@ def _context(request, event: Event) -> dict:
         "me": None,
         "refresh_seconds": REFRESH_SECONDS,
         "poll_seconds": VERSION_POLL_SECONDS,
+        "playing_poll_seconds": PLAYING_POLL_SECONDS,
     }
     if entry is None:
         return context
