@@ -315,3 +315,20 @@ def test_a_new_version_a_miss_and_an_unknown_event_reach_django(event):
         at_door(env)
     assert wrapped(env)[0] == "304 Not Modified"
     assert at_door(env)[0] == "304 Not Modified"
+
+
+def test_a_deleted_event_is_answered_as_the_view_answers_it(event):
+    """The kept version outlives the event by at most its two seconds, at the door as in the
+    view (which reads the same entry first); once it is gone both answer the event's 404."""
+    _, _, version = full(version_poll(event))
+    env = version_poll(event, If_None_Match=f'"{version.decode()}"')
+    event.delete()
+    answer = at_door(env)
+    assert answer[0] == "304 Not Modified"
+    same_as_full(env, answer)
+    cache.clear()
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)
+    gone = wrapped(env)
+    assert gone[0] == "404 Not Found"
+    same_but_the_csrf_token(gone, full(env))
