@@ -17,16 +17,16 @@ two, byte for byte, through this wrapper (tests/test_door.py).
 
 What the door answer comes out of is the same as the full path's, by construction: the request
 is Django's own ``WSGIRequest``; the middleware of ``settings.MIDDLEWARE`` that act on such a
-request run their own request and response halves, in their order (``STEPS``: every entry of
-MIDDLEWARE is named there with what it does at the door, and a test fails when MIDDLEWARE
-changes without it); the signals that open and close a request (database connections, the
-caches) are sent as Django's handler sends them. What is left out reads the user, the
-messages or htmx's headers, which no door answer reads, or acts only on requests the door
-does not answer (static files, /api/, errors). When a request half would answer by itself (the
-HTTPS redirect, an unknown host, input no database stores) the door steps aside and Django
-answers. Only 2xx and 3xx answers leave by the door: an error is always Django's, logged by
-it (django.request). The access log is gunicorn's and sees every request alike; no poll the
-door answers is throttled.
+request run their own request and response halves, in their order (``make_steps``: every entry
+of MIDDLEWARE is named there with what it does at the door, or why nothing, and a test fails
+when MIDDLEWARE changes without it); the signals that open and close a request (database
+connections, the caches) are sent as Django's handler sends them. What is left out reads the
+user, the messages or htmx's headers, which no door answer reads, or acts only on requests the
+door does not answer (static files, /api/, errors). When a request half would answer by itself
+(the HTTPS redirect, an unknown host, input no database stores) the door steps aside and Django
+answers. Only 2xx and 3xx answers leave by the door: an error is always Django's, logged by it
+(django.request). The access log is gunicorn's and sees every request alike; no poll the door
+answers is throttled.
 """
 
 from __future__ import annotations
@@ -73,9 +73,9 @@ def _never(request: HttpRequest) -> HttpResponse:
 
 @dataclass(frozen=True)
 class Step:
-    """What one entry of MIDDLEWARE does at the door: its request half (None: nothing, or it
-    answers itself, which makes the door step aside) and its response half, or why neither
-    is needed for a request the door answers."""
+    """What one entry of MIDDLEWARE does at the door: its request half (`enter`, which returns
+    None to go on, or an answer of its own, and then the door steps aside for Django) and its
+    response half (`leave`), or why neither is needed for a request the door answers."""
 
     middleware: str
     enter: Callable[[HttpRequest], HttpResponse | None] | None = None
@@ -97,7 +97,8 @@ _STEP_ASIDE = HttpResponse(status=599)
 
 
 def make_steps() -> tuple[Step, ...]:
-    """STEPS, with the middleware made from the settings now (tests make them again)."""
+    """The steps of MIDDLEWARE at the door, in its order, the middleware made from the
+    settings now (each Door makes its own; the tests make them under their settings)."""
     security = SecurityMiddleware(_never)
     session = SessionMiddleware(_never)
     locale = LocaleMiddleware(_never)
