@@ -35,8 +35,9 @@ def _sheet_key(game_id: int, mark: tuple[int, float], clock: str | None = None) 
 @require_GET
 def sheet(request, game_id: int):
     """The watchers' poll: 204 while the game's version is unchanged (one query, for the
-    version alone), else the partial for that version, rendered once per version and
-    language and kept: a table's three phones each ask for every version.
+    version alone; on the site that 204 is answered before the middleware, by SHEET_AT_DOOR
+    below, and this view sees the rest), else the partial for that version, rendered once
+    per version and language and kept: a table's three phones each ask for every version.
 
     The keeper's page asks the same check (`keeper=1`, with its step: the call chosen): a
     change it did not make (another phone's hand or "keep mine", an organiser's correction,
