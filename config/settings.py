@@ -80,6 +80,13 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into its own page
 ]
 
+# Unchanged polls answered before the middleware above runs (config.door, config/wsgi.py):
+# each names a feature's DoorAnswer, which the tests check against its view (tests/test_door.py).
+DOOR_ANSWERS = [
+    "scoring.views.watch.SHEET_AT_DOOR",
+    "tournaments.rounds.views.public_next.NEXT_SEAT_VERSION_AT_DOOR",
+]
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 

@@ -174,6 +174,19 @@ def game_mark(game_id: int) -> tuple[int, float] | None:
     return None if found is None else (found[0], found[1].timestamp())
 
 
+def game_version(game_id: int) -> int | None:
+    """The game's version alone, for the watchers' poll answered at the door (config.door):
+    one indexed SELECT over one cursor, no model made. None: no such game."""
+    with connection.cursor() as cursor:
+        cursor.execute(GAME_VERSION_SQL, [game_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+_game = Game._meta
+GAME_VERSION_SQL = f"SELECT version FROM {_game.db_table} WHERE {_game.pk.column} = %s"  # noqa: S608
+
+
 def disputed_games(game_ids: list[int]) -> set[int]:
     """Which of these games a player disputes now (a "this is wrong" on the game's current
     version, not since replaced by their agreement): one query."""

@@ -38,9 +38,10 @@ same phones and timing:
 
 Before the publish, the phones wait (bench/publish_rush/waiting.py): every player's phone polls
 the standings fragment every 15 s with its ETag (today's waiting phone), then, for as long,
-"My next seat"'s few-byte version at the same pace (or `--next-poll-seconds`) with its ETag;
-`--wait-repeat` times each, in turn, `--wait-seconds` each. The report's "waiting" compares
-the gunicorn CPU seconds of the two (the next-seat phones must cost no more). After the
+"My next seat"'s few-byte version at its page's pace (VERSION_POLL_SECONDS, 4 s, or
+`--next-poll-seconds`) with its ETag; `--wait-repeat` times each, in turn, `--wait-seconds`
+each. The report's "waiting" compares the gunicorn CPU seconds of the two
+(docs/performance.md says what the next-seat phones may cost). After the
 floor and site phases, a third, "next": the same visits, each a waiting phone whose version
 poll answers the new version and which then fetches its own part
 (`/events/<slug>/next/live/`, its "This is me" cookie), checked to name its table.

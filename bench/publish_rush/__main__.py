@@ -42,7 +42,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--next-poll-seconds",
         type=float,
-        help="the next-seat page's pace (default: the page's own, the standings' 15 s)",
+        help="the next-seat page's pace (default: the page's own, VERSION_POLL_SECONDS)",
     )
     parser.add_argument(
         "--wait-repeat", type=int, default=2, help="waiting phases, in turn, of each kind"

@@ -3,13 +3,13 @@
 
 Before round 1 is published, every player's phone waits: today on the standings page, whose
 fragment polls every POLL_SECONDS (15 s) with its ETag; with "My next seat", on a page that
-polls the event's few-byte version at the same pace (the page is given POLL_SECONDS; its
-script spreads it by ±20 %) with its ETag, or at `--next-poll-seconds`. Two phases of the
+polls the event's few-byte version at its own pace (the page is given VERSION_POLL_SECONDS;
+its script spreads it by ±20 %) with its ETag, or at `--next-poll-seconds`. Two phases of the
 same phones for the same time, each phone polling at its page's own pace from a random
 moment, on a connection of its own each time (as the site phase's visits); a 200 (a new
 "built … ago" minute, say) gives the phone its new ETag, as a browser's page would. What the
 comparison asks: the gunicorn CPU seconds of the next-seat phase over the standings phase's
-("a thousand phones waiting for a publish must not cost more than today's standings polls").
+(what a thousand phones waiting for a publish cost against today's standings polls).
 
 After the publish, the "next" phase: each visit is a waiting phone seeing the version move
 (a 200) and fetching its own part (`/next/live/`, with its "This is me" cookie), checked to
@@ -38,11 +38,17 @@ NEXT = (NEXT_VERSION, NEXT_LIVE)
 
 
 def page_poll_seconds() -> float:
-    """The pace of both pages' polls: tournaments.common.web.polls.POLL_SECONDS (the
-    standings fragment's htmx poll, and the next-seat page's, which is given it), read from
-    the file so that the generator needs no Django."""
+    """The standings fragment's htmx poll's pace: tournaments.common.web.polls.POLL_SECONDS,
+    read from the file so that the generator needs no Django."""
     source = (ROOT / "tournaments" / "common" / "web" / "polls.py").read_text()
     return float(re.search(r"^POLL_SECONDS = (\d+)", source, re.MULTILINE).group(1))
+
+
+def next_poll_seconds() -> float:
+    """The next-seat page's pace: tournaments.rounds.views.public_next.VERSION_POLL_SECONDS,
+    read from the file (no Django here either)."""
+    source = (ROOT / "tournaments" / "rounds" / "views" / "public_next.py").read_text()
+    return float(re.search(r"^VERSION_POLL_SECONDS = (\d+)", source, re.MULTILINE).group(1))
 
 
 def poll_times(phones: int, period: float, jitter: float, seconds: float, rng) -> list:
@@ -76,7 +82,7 @@ async def run_waiting(
         url, period, jitter = f"/events/{rush.slug}/standings/live/", page_poll_seconds(), 0.0
     else:
         url, jitter = f"/events/{rush.slug}/next/version/", 0.2
-        period = pace or page_poll_seconds()
+        period = pace or next_poll_seconds()
     first = await etag_of(rush, url)
     tags = [first] * phones
     plan = poll_times(phones, period, jitter, seconds, random.Random(seed))

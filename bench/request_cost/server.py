@@ -41,12 +41,13 @@ TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 
 
 class Server:
-    """gunicorn serving `config.wsgi` with one sync worker, started in `processes`."""
+    """gunicorn serving `wsgi` (the site's by default) with one sync worker, started in
+    `processes`."""
 
-    def __init__(self, processes: Processes, env: dict[str, str]) -> None:
+    def __init__(self, processes: Processes, env: dict[str, str], wsgi: str = "config.wsgi"):
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", "1"]
+        command = [sys.executable, "-m", "gunicorn", wsgi, "--workers", "1"]
         command += ["--worker-class", "sync", "--bind", f"127.0.0.1:{self.port}"]
         command += ["--timeout", "120"]
         self.arbiter = processes.start("gunicorn", command, env)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import segno
 from django.core.cache import cache
@@ -12,6 +13,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from config.door import DoorAnswer
 from config.release import RELEASE
 from scoring import selectors
 from scoring.presenters.place import clock_mark
@@ -33,8 +35,9 @@ def _sheet_key(game_id: int, mark: tuple[int, float], clock: str | None = None) 
 @require_GET
 def sheet(request, game_id: int):
     """The watchers' poll: 204 while the game's version is unchanged (one query, for the
-    version alone), else the partial for that version, rendered once per version and
-    language and kept: a table's three phones each ask for every version.
+    version alone; on the site that 204 is answered before the middleware, by SHEET_AT_DOOR
+    below, and this view sees the rest), else the partial for that version, rendered once
+    per version and language and kept: a table's three phones each ask for every version.
 
     The keeper's page asks the same check (`keeper=1`, with its step: the call chosen): a
     change it did not make (another phone's hand or "keep mine", an organiser's correction,
@@ -48,9 +51,7 @@ def sheet(request, game_id: int):
     shown_clock = request.GET.get("c")
     clock = clock_mark(game_id) if shown_clock is not None else None
     if request.GET.get("v") == str(mark[0]) and shown_clock == clock:
-        response = HttpResponse(status=204)
-        patch_cache_control(response, no_cache=True)
-        return response
+        return _unchanged()
     if request.GET.get("keeper"):
         game = game_or_404(game_id)
         if is_keeper(request, game):
@@ -63,6 +64,35 @@ def sheet(request, game_id: int):
         cache.set(_sheet_key(game.pk, saved, clock), response.content, SHEET_SECONDS)
         return response
     return revalidated(HttpResponse(html))
+
+
+def _unchanged() -> HttpResponse:
+    response = HttpResponse(status=204)
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+def _sheet_at_door(request, game_id: str) -> HttpResponse | None:
+    """The watchers' unchanged poll, before the middleware (config.door): the 204 `sheet`
+    answers when `v` is the game's version (one indexed SELECT of it alone) and, when the
+    page shows a round clock (`c`), the clock's mark is `c` too; else None, and the view
+    answers. The keeper's check (`keeper=1`) gets the same 204 from the view."""
+    shown = request.GET.get("v")
+    if shown is None:
+        return None
+    version = selectors.game_version(int(game_id))
+    if version is None or shown != str(version):
+        return None
+    shown_clock = request.GET.get("c")
+    if shown_clock is not None and shown_clock != clock_mark(int(game_id)):
+        return None
+    return _unchanged()
+
+
+#: settings.DOOR_ANSWERS names it; the path is scoring.urls's "sheet".
+SHEET_AT_DOOR = DoorAnswer(
+    "scoring:sheet", re.compile(r"/games/(?P<game_id>[0-9]+)/sheet/"), _sheet_at_door
+)
 
 
 def _int(value: object) -> int | None:

@@ -23,11 +23,16 @@
 })(this, function () {
   "use strict";
 
-  /* Milliseconds between two polls while all is well (the page says its own: the standings'
-   * pace, tournaments.common.web.polls.POLL_SECONDS, so that a room of waiting phones costs
-   * no more than the standings page's polls; docs/performance.md), and the most a failing
+  /* Milliseconds between two polls while all is well (the page says its own,
+   * tournaments.rounds.views.public_next.VERSION_POLL_SECONDS: a few seconds, so that a
+   * phone learns its new seat within a few seconds of the publish; the unchanged poll is
+   * answered before the site's middleware, docs/performance.md), and the most a failing
    * phone waits. */
-  var POLL_MS = 15000;
+  var POLL_MS = 4000;
+  /* What the player does in a round while the phone may poll at the slower pace the page
+   * gives for it (PLAYING_POLL_SECONDS): their own game is being played, so no next round
+   * can come before it is over (which moves the version too). */
+  var PLAYING = ["seat"];
   var MAX_MS = 120000;
   /* What the phone does on a new round, where it can: buzz, pause, buzz. */
   var VIBRATION = [200, 100, 200];
@@ -42,6 +47,12 @@
     var every = pace > 0 ? pace : POLL_MS;
     var base = Math.min(every * Math.pow(2, Math.max(0, failures | 0)), Math.max(MAX_MS, every));
     return Math.round(base * (0.8 + 0.4 * random));
+  }
+
+  /* The pace for the part shown (its `kind`): `playing` (ms) while the player's game is
+   * being played, if the page gives one, else `fast`. */
+  function pace(kind, fast, playing) {
+    return PLAYING.indexOf(kind) >= 0 && playing > 0 ? playing : fast;
   }
 
   /* What a version poll's answer means (`known`: the version the page shows). */
@@ -88,6 +99,7 @@
     MAX_MS: MAX_MS,
     VIBRATION: VIBRATION,
     delay: delay,
+    pace: pace,
     versionVerdict: versionVerdict,
     liveVerdict: liveVerdict,
     ifNoneMatch: ifNoneMatch,

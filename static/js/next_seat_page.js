@@ -10,7 +10,6 @@
   var banner = document.getElementById("next-banner");
   var versionUrl = section.getAttribute("data-version-url");
   var liveUrl = section.getAttribute("data-live-url");
-  var pace = parseInt(section.getAttribute("data-poll-seconds"), 10) * 1000;
   var failures = 0;
   var timer = null;
   var stopped = false;
@@ -109,6 +108,12 @@
 
   function schedule() {
     clearTimeout(timer);
+    // The section is replaced with each new part: its kind and the paces are read afresh.
+    var pace = rules.pace(
+      section.getAttribute("data-kind"),
+      parseInt(section.getAttribute("data-poll-seconds"), 10) * 1000,
+      parseInt(section.getAttribute("data-playing-poll-seconds"), 10) * 1000
+    );
     if (!stopped) timer = setTimeout(poll, rules.delay(failures, Math.random(), pace));
   }
 

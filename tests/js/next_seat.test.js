@@ -13,11 +13,23 @@ test("polls at the page's pace, spread so that a room's phones are not in step",
   assert.equal(rules.delay(0, 0.5, 4000), 4000);
 });
 
-test("without a pace from the page, the standings' own (15 s)", () => {
-  assert.equal(rules.POLL_MS, 15000);
-  assert.equal(rules.delay(0, 0.5), 15000);
-  assert.equal(rules.delay(0, 0.5, NaN), 15000);
-  assert.equal(rules.delay(0, 0.5, 0), 15000);
+test("without a pace from the page, its own few seconds (4 s, as the page's)", () => {
+  assert.equal(rules.POLL_MS, 4000);
+  assert.equal(rules.delay(0, 0.5), 4000);
+  assert.equal(rules.delay(0, 0.5, NaN), 4000);
+  assert.equal(rules.delay(0, 0.5, 0), 4000);
+  // Spread by ±20 %: never sooner than 3.2 s, never later than 4.8 s while all is well.
+  assert.equal(rules.delay(0, 0), 3200);
+  assert.ok(rules.delay(0, 0.999) < 4800);
+});
+
+test("while the player's own game is played, the page's slower pace; else the few seconds", () => {
+  assert.equal(rules.pace("seat", 4000, 15000), 15000);
+  for (const kind of ["played", "no_round", "bye", "left", "not_in_round", "withdrawn", ""]) {
+    assert.equal(rules.pace(kind, 4000, 15000), 4000, kind);
+  }
+  // A page that gives no slower pace (NaN) keeps the few seconds.
+  assert.equal(rules.pace("seat", 4000, NaN), 4000);
 });
 
 test("a failing poll waits longer each time, never more than two minutes and a bit", () => {
@@ -25,6 +37,9 @@ test("a failing poll waits longer each time, never more than two minutes and a b
   assert.equal(rules.delay(2, 0.5, 15000), 60000);
   assert.equal(rules.delay(50, 0.5, 15000), rules.MAX_MS);
   assert.ok(rules.delay(50, 0.999, 15000) <= rules.MAX_MS * 1.2);
+  // At the page's few seconds too: 8 s, 16 s, … up to the cap.
+  assert.equal(rules.delay(1, 0.5, 4000), 8000);
+  assert.equal(rules.delay(20, 0.5, 4000), rules.MAX_MS);
   // A page slower than the cap is not sped up by failing.
   assert.equal(rules.delay(3, 0.5, 300000), 300000);
 });

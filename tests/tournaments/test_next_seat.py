@@ -100,8 +100,13 @@ def test_before_any_round_the_phone_waits_with_the_poll_in_place(event):
     poll = reverse("tournaments:next_seat_version", args=[event.slug])
     assert f'data-version-url="{poll}"' in body
     assert "next_seat_page.js" in body
-    assert 'data-poll-seconds="15"' in body  # the standings' own pace
-    assert '<meta http-equiv="refresh"' in body  # inside <noscript>: no JavaScript, no poll
+    # A few seconds (its 304 is answered at the door, config.door): a phone learns its new
+    # seat within them of the version moving.
+    assert 'data-poll-seconds="4"' in body
+    # ... and at the standings' pace while the player's own game is played (next_seat.js).
+    assert 'data-playing-poll-seconds="15"' in body
+    # Inside <noscript>: no JavaScript, no poll; a whole page every 10 s.
+    assert '<meta http-equiv="refresh" content="10">' in body
     assert "Refresh" in body
     assert "private" in response["Cache-Control"] and "no-store" in response["Cache-Control"]
 

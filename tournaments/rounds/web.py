@@ -210,6 +210,12 @@ def phone_version(slug: str) -> str | None:
     return version
 
 
+def kept_phone_version(slug: str) -> str | None:
+    """The event's phone version if the shared cache holds it now, else None (no query): what
+    the version poll answered at the door reads (config.door)."""
+    return cache.get(_phone_version_key(slug))
+
+
 def forget_phone_version(slug: str) -> None:
     """Read the version afresh at the next poll (tests; a publish need not wait for it)."""
     cache.delete(_phone_version_key(slug))

@@ -4,16 +4,20 @@ published, and between rounds the player's last result and place in the standing
 (tournaments.rounds.presenters.next_seat), for the player this phone proved to be ("This is
 me", tournaments.events.selectors.identity); a phone that proved nobody is asked who it is.
 
-Waiting stays cheap: the page (static/js/next_seat_page.js) polls `next_seat_version` at the
-standings' pace (POLL_SECONDS) and at once when the phone is woken, a few bytes the same for
-every phone of the event, kept in the shared cache
-(tournaments.rounds.web.phone_version); with the version it has as If-None-Match the answer is
-a 304 that reads nothing but that cache entry. Only when the version moves (a round
+Waiting stays cheap: the page (static/js/next_seat_page.js) polls `next_seat_version` every
+VERSION_POLL_SECONDS (PLAYING_POLL_SECONDS while the player's game is being played) and at
+once when the phone is woken, a few bytes the same for every
+phone of the event, kept in the shared cache (tournaments.rounds.web.phone_version); with the
+version it has as If-None-Match the answer is a 304 that reads nothing but that cache entry,
+answered at the door (config.door: before the middleware, `NEXT_SEAT_VERSION_AT_DOOR`), so
+that a room of phones may poll every few seconds. Only when the version moves (a round
 published or closed, the standings rebuilt) does it fetch its own `next_seat_live`. Without
 JavaScript the page reloads itself every REFRESH_SECONDS and has a Refresh link.
 """
 
 from __future__ import annotations
+
+import re
 
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -21,16 +25,26 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from config.door import DoorAnswer
 from tournaments.common.web.polls import POLL_SECONDS, not_modified, polled
 from tournaments.common.web.public import PAGES, event_page, no_such_event
 from tournaments.events.selectors.identity import identity_cookie, proven_entry
 from tournaments.models import Event
 from tournaments.rounds.presenters.next_seat import next_seat
-from tournaments.rounds.web import event_seat_map, phone_version
+from tournaments.rounds.web import event_seat_map, kept_phone_version, phone_version
 
 PAGE = PAGES + "next.html"
-#: How often the page reloads itself without JavaScript.
-REFRESH_SECONDS = 30
+#: How often the page asks for the version (spread by ±20 %, static/js/next_seat.js): a new
+#: round shows on a waiting phone within this, plus at most PHONE_VERSION_SECONDS (how long
+#: the version is kept, tournaments.rounds.web), of its publishing. Its 304 is answered at
+#: the door; a thousand phones at this pace: docs/performance.md.
+VERSION_POLL_SECONDS = 4
+#: ... but while the player's own game is being played ("seat"), at the standings' pace: no
+#: next round can come before theirs is over, and a room of phones at the tables then costs
+#: less than the standings' polls did.
+PLAYING_POLL_SECONDS = POLL_SECONDS
+#: How often the page reloads itself without JavaScript (a whole page each time).
+REFRESH_SECONDS = 10
 
 
 def _context(request, event: Event) -> dict:
@@ -40,8 +54,8 @@ def _context(request, event: Event) -> dict:
         "event": event,
         "me": None,
         "refresh_seconds": REFRESH_SECONDS,
-        # The standings' pace: a room of waiting phones costs no more than their polls.
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": VERSION_POLL_SECONDS,
+        "playing_poll_seconds": PLAYING_POLL_SECONDS,
     }
     if entry is None:
         return context
@@ -89,3 +103,19 @@ def next_seat_version(request, slug: str):
     if unchanged is not None:
         return unchanged
     return polled(HttpResponse(version, content_type="text/plain; charset=utf-8"), tag)
+
+
+def _version_at_door(request, slug: str) -> HttpResponse | None:
+    """The version poll's 304, before the middleware (config.door): when the shared cache
+    holds the event's phone version and If-None-Match names it, exactly the 304 that
+    `next_seat_version` answers; else None (a miss, a new version: the view answers)."""
+    version = kept_phone_version(slug)
+    return None if version is None else not_modified(request, f'"{version}"')
+
+
+#: settings.DOOR_ANSWERS names it; the path is tournaments.public_urls's "next_seat_version".
+NEXT_SEAT_VERSION_AT_DOOR = DoorAnswer(
+    "tournaments:next_seat_version",
+    re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/next/version/"),
+    _version_at_door,
+)

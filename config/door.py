@@ -1,0 +1,219 @@
+"""Unchanged polls answered at the door, before Django's middleware and URL resolution.
+
+Most requests of an evening are polls whose answer has not changed: the watchers' sheet
+(`/games/<id>/sheet/?v=`, a 204) and the "My next seat" version (`/events/<slug>/next/version/`
+with If-None-Match, a 304). Each one cost the whole stack: sessions, CSRF, locale, CSP, the
+URL resolver, the view and the ORM, for a few header lines (docs/performance.md, "Polls at
+the door"). ``Door`` wraps the WSGI application (config/wsgi.py) and answers such a poll itself
+when a feature's **door answer** says it is unchanged, after one cache read or one indexed
+``SELECT``; anything else (another address or method, a changed version, a miss, an error)
+goes on to Django exactly as before, which answers it as it always did.
+
+Each feature supplies its door answers (``DoorAnswer``: the URL's name, a regular expression
+of its path, a function of the request and the path's parts that returns the unchanged answer
+or None), listed by dotted path in ``settings.DOOR_ANSWERS`` (config imports no app). A door
+answer may only return what its view would return for the same request: the tests compare the
+two, byte for byte, through this wrapper (tests/test_door.py).
+
+What the door answer comes out of is the same as the full path's, by construction: the request
+is Django's own ``WSGIRequest``; the middleware of ``settings.MIDDLEWARE`` that act on such a
+request run their own request and response halves, in their order (``make_steps``: every entry
+of MIDDLEWARE is named there with what it does at the door, or why nothing, and a test fails
+when MIDDLEWARE changes without it); the signals that open and close a request (database
+connections, the caches) are sent as Django's handler sends them. What is left out reads the
+user, the messages or htmx's headers, which no door answer reads, or acts only on requests the
+door does not answer (static files, /api/, errors). When a request half would answer by itself
+(the HTTPS redirect, an unknown host, input no database stores) the door steps aside and Django
+answers. Only 2xx and 3xx answers leave by the door: an error is always Django's, logged by it
+(django.request). The access log is gunicorn's and sees every request alike; no poll the door
+answers is throttled.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from csp.middleware import CSPMiddleware
+from django.conf import settings
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.core import signals
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
+from django.http import HttpRequest, HttpResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.common import CommonMiddleware
+from django.middleware.csrf import CsrfViewMiddleware
+from django.middleware.locale import LocaleMiddleware
+from django.middleware.security import SecurityMiddleware
+from django.utils.module_loading import import_string
+
+from config.input import UnstorableInputMiddleware, unstorable
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DoorAnswer:
+    """A poll a feature answers at the door. `pattern` matches the whole path (PATH_INFO) of
+    the URL named `url_name`, its named groups as the URL's converters give them (strings);
+    `answer(request, **groups)` returns the unchanged answer (204, 304, headed as the view
+    heads it) or None for "ask Django". It may read one cache entry or send one indexed
+    SELECT; it may not read the user, the session, the messages or write anything."""
+
+    url_name: str
+    pattern: re.Pattern[str]
+    answer: Callable[..., HttpResponse | None]
+
+
+def _never(request: HttpRequest) -> HttpResponse:
+    raise AssertionError("a middleware at the door called on into the view")
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one entry of MIDDLEWARE does at the door: its request half (`enter`, which returns
+    None to go on, or an answer of its own, and then the door steps aside for Django) and its
+    response half (`leave`), or why neither is needed for a request the door answers."""
+
+    middleware: str
+    enter: Callable[[HttpRequest], HttpResponse | None] | None = None
+    leave: Callable[[HttpRequest, HttpResponse], HttpResponse] | None = None
+    why_not: str = ""
+
+
+def _input_refused(request: HttpRequest) -> HttpResponse | None:
+    """UnstorableInputMiddleware's checks: any NUL or lone surrogate (in a cookie too, which it
+    would drop) and Django answers, as today."""
+    cookies = request.COOKIES.items()
+    if unstorable(request.path_info) or any(unstorable(k) or unstorable(v) for k, v in cookies):
+        return _STEP_ASIDE
+    return _STEP_ASIDE if UnstorableInputMiddleware.refused(request) else None
+
+
+#: A request half's "I would answer this myself": the door steps aside.
+_STEP_ASIDE = HttpResponse(status=599)
+
+
+def make_steps() -> tuple[Step, ...]:
+    """The steps of MIDDLEWARE at the door, in its order, the middleware made from the
+    settings now (each Door makes its own; the tests make them under their settings)."""
+    security = SecurityMiddleware(_never)
+    session = SessionMiddleware(_never)
+    locale = LocaleMiddleware(_never)
+    common = CommonMiddleware(_never)
+    csrf = CsrfViewMiddleware(_never)
+    frames = XFrameOptionsMiddleware(_never)
+    csp = CSPMiddleware(_never)
+    return (
+        Step("config.api.ApiErrorMiddleware", why_not="acts on /api/ errors only"),
+        Step(
+            "django.middleware.security.SecurityMiddleware",
+            security.process_request,
+            security.process_response,
+        ),
+        Step("whitenoise.middleware.WhiteNoiseMiddleware", why_not="serves static files only"),
+        Step("config.input.UnstorableInputMiddleware", _input_refused),
+        Step(
+            "django.contrib.sessions.middleware.SessionMiddleware",
+            session.process_request,
+            session.process_response,
+        ),
+        Step(
+            "django.middleware.locale.LocaleMiddleware",
+            locale.process_request,
+            locale.process_response,
+        ),
+        Step(
+            "django.middleware.common.CommonMiddleware",
+            common.process_request,
+            common.process_response,
+        ),
+        Step(
+            "django.middleware.csrf.CsrfViewMiddleware", csrf.process_request, csrf.process_response
+        ),
+        Step(
+            "django.contrib.auth.middleware.AuthenticationMiddleware",
+            why_not="request.user, which no door answer reads; no response half",
+        ),
+        Step(
+            "django.contrib.messages.middleware.MessageMiddleware",
+            why_not="the messages, which no door answer reads or adds to",
+        ),
+        Step(
+            "django.middleware.clickjacking.XFrameOptionsMiddleware", leave=frames.process_response
+        ),
+        Step("csp.middleware.CSPMiddleware", csp.process_request, csp.process_response),
+        Step("django_htmx.middleware.HtmxMiddleware", why_not="request.htmx, never read here"),
+        Step(
+            "config.faults.DatabaseUnavailableMiddleware",
+            why_not="an error at the door steps aside; Django meets it again",
+        ),
+        Step("axes.middleware.AxesMiddleware", why_not="acts on a locked-out login only"),
+    )
+
+
+def answers_from_settings() -> tuple[DoorAnswer, ...]:
+    return tuple(import_string(name) for name in getattr(settings, "DOOR_ANSWERS", ()))
+
+
+class Door:
+    """The WSGI application: a door answer's unchanged poll, else `application` (Django's)."""
+
+    def __init__(
+        self,
+        application: WSGIHandler,
+        answers: Sequence[DoorAnswer] | None = None,
+        steps: Sequence[Step] | None = None,
+    ) -> None:
+        self.application = application
+        self.answers = tuple(answers_from_settings() if answers is None else answers)
+        self.steps = tuple(make_steps() if steps is None else steps)
+        self.entering = [step.enter for step in self.steps if step.enter is not None]
+        self.leaving = [step.leave for step in reversed(self.steps) if step.leave is not None]
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "GET":
+            found = self._match(environ.get("PATH_INFO", ""))
+            if found is not None:
+                response = self._answer(environ, *found)
+                if response is not None:
+                    return self._send(response, start_response)
+        return self.application(environ, start_response)
+
+    def _match(self, path: str) -> tuple[DoorAnswer, dict[str, str]] | None:
+        for door_answer in self.answers:
+            matched = door_answer.pattern.fullmatch(path)
+            if matched is not None:
+                return door_answer, matched.groupdict()
+        return None
+
+    def _answer(self, environ: dict, door_answer: DoorAnswer, parts: dict) -> HttpResponse | None:
+        """The unchanged answer through the middleware's halves, or None (Django answers:
+        any error here is met again there and answered and logged as always)."""
+        signals.request_started.send(sender=WSGIHandler, environ=environ)
+        try:
+            request = WSGIRequest(environ)
+            for enter in self.entering:
+                if enter(request) is not None:
+                    return None
+            response = door_answer.answer(request, **parts)
+            if response is None or not 200 <= response.status_code < 400:
+                return None
+            for leave in self.leaving:
+                response = leave(request, response)
+        except Exception:  # noqa: BLE001 - Django's full path answers and logs it
+            log.debug("the door stepped aside for %s", door_answer.url_name, exc_info=True)
+            return None
+        response._resource_closers.append(request.close)
+        return response
+
+    @staticmethod
+    def _send(response: HttpResponse, start_response: Callable) -> HttpResponse:
+        """As django.core.handlers.wsgi.WSGIHandler sends a response; closing it (the server
+        does) sends request_finished."""
+        status = f"{response.status_code} {response.reason_phrase}"
+        cookies = (("Set-Cookie", c.output(header="")) for c in response.cookies.values())
+        start_response(status, [*response.items(), *cookies])
+        return response

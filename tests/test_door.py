@@ -1,0 +1,334 @@
+"""Polls answered at the door (config.door): the answer is Django's own, byte for byte.
+
+Django's test Client calls the handler itself, past config/wsgi.py, so these tests call WSGI
+applications with environ dicts as a server would: `full` is Django's WSGIHandler, `door` the
+wrapper around one that fails if called (what the door answers, it answers alone), `wrapped`
+the wrapper around Django's (what a server runs). For each request the door answers, its
+status, every header in order (cookies too) and its body equal Django's; every request it must
+not answer (a changed version, a wrong method, a strange host, input the site refuses, a
+cache miss) reaches Django and gets exactly Django's answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import signals
+from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import close_old_connections, connection
+from django.test import Client, RequestFactory, override_settings
+from django.test.utils import CaptureQueriesContext
+from django.urls import resolve, reverse
+
+from config import door as door_module
+from config.door import Door
+from scoring.models import Game
+from scoring.views import watch
+from tests.scoring.test_views import create, play
+
+pytestmark = pytest.mark.django_db
+
+
+def refuse(environ, start_response):
+    raise AssertionError(f"the door let {environ['PATH_INFO']} through to Django")
+
+
+def environ(path: str, method: str = "GET", query: dict | str | None = None, **headers) -> dict:
+    factory = RequestFactory()
+    if isinstance(query, str):
+        path, query = f"{path}?{query}", None
+    request = factory.generic(method, path, headers=headers)
+    if query:
+        request = getattr(factory, method.lower())(path, query, headers=headers)
+    return request.environ
+
+
+def call(application, env: dict) -> tuple[str, list[tuple[str, str]], bytes]:
+    answered = {}
+
+    def start_response(status, headers, exc_info=None):
+        answered["status"], answered["headers"] = status, headers
+
+    # As Django's test Client does: a request's start and end must not close the test's
+    # database connection, which holds the test's transaction.
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        body = application(dict(env), start_response)
+        try:
+            content = b"".join(body)
+        finally:
+            body.close()
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
+    return answered["status"], answered["headers"], content
+
+
+def full(env: dict):
+    return call(WSGIHandler(), env)
+
+
+def at_door(env: dict):
+    return call(Door(refuse), env)
+
+
+def wrapped(env: dict):
+    return call(Door(WSGIHandler()), env)
+
+
+def same_as_full(env: dict, answer) -> None:
+    assert answer == full(env)
+
+
+def masked(answer):
+    """An answer with its new CSRF cookie and token masked: random in each answer, as in
+    Django's own (its error pages and a malformed cookie's replacement set one)."""
+    status, headers, body = answer
+    body = re.sub(rb'(name="csrfmiddlewaretoken" value=")[^"]+', rb"\1...", body)
+    return status, [(k, re.sub("csrftoken=[^;]+", "csrftoken=…", v)) for k, v in headers], body
+
+
+def same_but_the_csrf_token(one, other) -> None:
+    assert masked(one) == masked(other)
+
+
+# --- the registry ---------------------------------------------------------------------------------
+
+
+def test_every_middleware_is_named_at_the_door_in_its_order():
+    from django.conf import settings
+
+    assert [step.middleware for step in door_module.make_steps()] == settings.MIDDLEWARE
+    for step in door_module.make_steps():
+        assert step.enter or step.leave or step.why_not, step.middleware
+
+
+#: An example of each door answer's URL arguments, in settings.DOOR_ANSWERS's order.
+EXAMPLES = ([7], ["night-1"])
+
+
+@pytest.mark.parametrize(
+    "door_answer, args", list(zip(door_module.answers_from_settings(), EXAMPLES, strict=True))
+)
+def test_each_door_answer_is_the_path_of_its_url(door_answer, args):
+    from django.conf import settings
+
+    path = reverse(door_answer.url_name, args=args)
+    assert door_answer.pattern.fullmatch(path)
+    assert resolve(path).view_name == door_answer.url_name
+    assert not path.startswith(("/api", "/" + settings.STATIC_URL.strip("/")))
+    assert not door_answer.pattern.fullmatch(path + "x/")
+    assert not door_answer.pattern.fullmatch(path.rstrip("/"))  # Django's slash redirect
+
+
+def test_the_site_runs_the_door():
+    from config import wsgi
+
+    assert isinstance(wsgi.application, Door)
+    assert wsgi.application.application is wsgi.django_application
+
+
+# --- the watchers' sheet ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def game() -> Game:
+    keeper = Client()
+    keeper.next_query = ""
+    game = create(keeper)
+    play(keeper, game, ["hearts"], [4, 7, 5])
+    game.refresh_from_db()
+    return game
+
+
+def sheet(game: Game) -> str:
+    return reverse("scoring:sheet", args=[game.pk])
+
+
+def login_session() -> str:
+    user = get_user_model().objects.create_user("olga", password="a long pass phrase")
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+HEADS = {
+    "plain": {},
+    "in Bulgarian": {"Accept-Language": "bg"},
+    "language cookie": {"Cookie": "django_language=bg"},
+    "htmx": {"HX-Request": "true", "HX-Current-URL": "http://testserver/games/1/"},
+    "csrf cookie": {"Cookie": "csrftoken=" + "a" * 32},
+    "a short session cookie": {"Cookie": "sessionid=abc"},
+    "an unknown session": {"Cookie": "sessionid=" + "x" * 32},
+    "an if-none-match": {"If-None-Match": '"abc"'},
+}
+
+
+@pytest.mark.parametrize("head", HEADS)
+def test_an_unchanged_sheet_is_answered_at_the_door_as_django_answers_it(game, head):
+    env = environ(sheet(game), query={"v": game.version}, **HEADS[head])
+    answer = at_door(env)
+    assert answer[0] == "204 No Content"
+    same_as_full(env, answer)
+    language = "bg" if "bg" in str(HEADS[head]) else "en"
+    for header in ("X-Content-Type-Options", "Referrer-Policy", "Content-Security-Policy"):
+        assert header in dict(answer[1])
+    assert dict(answer[1])["Content-Language"] == language
+
+
+def test_the_keepers_check_and_a_logged_in_phone_get_the_same_answer(game):
+    cookie = f"sessionid={login_session()}; csrftoken={'b' * 32}"
+    env = environ(sheet(game), query={"v": game.version, "keeper": 1}, Cookie=cookie)
+    answer = at_door(env)
+    assert answer[0] == "204 No Content"
+    same_as_full(env, answer)
+
+
+def test_a_bad_csrf_cookie_is_replaced_at_the_door_as_django_replaces_it(game):
+    env = environ(sheet(game), query={"v": game.version}, Cookie="csrftoken=short")
+    door_answer = at_door(env)
+    same_but_the_csrf_token(door_answer, full(env))
+    assert any(k == "Set-Cookie" and "csrftoken=" in v for k, v in door_answer[1])
+
+
+@override_settings(SECURE_SSL_REDIRECT=False, SECURE_HSTS_SECONDS=3600)
+def test_the_security_headers_over_https_are_the_same(game):
+    env = environ(sheet(game), query={"v": game.version})
+    env["wsgi.url_scheme"] = "https"
+    answer = at_door(env)
+    assert ("Strict-Transport-Security", "max-age=3600; includeSubDomains") in answer[1]
+    same_as_full(env, answer)
+
+
+def test_the_door_answer_reads_the_version_alone(game):
+    env = environ(sheet(game), query={"v": game.version})
+    with CaptureQueriesContext(connection) as queries:
+        at_door(env)
+    assert len(queries) == 1
+    assert "version" in queries[0]["sql"] and "updated_at" not in queries[0]["sql"]
+
+
+THROUGH = {
+    "a changed version": lambda g: environ(sheet(g), query={"v": g.version - 1}),
+    "no version": lambda g: environ(sheet(g)),
+    "a clock not shown": lambda g: environ(sheet(g), query={"v": g.version, "c": "1-2"}),
+    "an unknown game": lambda g: environ(reverse("scoring:sheet", args=[g.pk + 99]), query="v=1"),
+    "HEAD": lambda g: environ(sheet(g), "HEAD", query=f"v={g.version}"),
+    "POST": lambda g: environ(sheet(g), "POST", query=f"v={g.version}"),
+    "a NUL in the query": lambda g: environ(sheet(g), query=f"v={g.version}&x=%00"),
+    "a NUL in a cookie": lambda g: environ(sheet(g), query=f"v={g.version}", Cookie="a=\x00"),
+    "a host not allowed": lambda g: environ(sheet(g), query=f"v={g.version}", Host="evil.example"),
+    "no slash": lambda g: environ(sheet(g).rstrip("/"), query=f"v={g.version}"),
+}
+
+
+@pytest.mark.parametrize("case", THROUGH)
+def test_anything_else_reaches_django_and_gets_its_answer(game, case):
+    env = THROUGH[case](game)
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)
+    same_but_the_csrf_token(wrapped(env), full(env))
+
+
+@override_settings(SECURE_SSL_REDIRECT=True)
+def test_the_https_redirect_is_djangos(game):
+    env = environ(sheet(game), query={"v": game.version})
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)
+    answer = wrapped(env)
+    assert answer[0].startswith("301") and answer == full(env)
+
+
+def test_an_error_at_the_door_is_met_again_by_django(game, monkeypatch):
+    def broken(game_id):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(watch.selectors, "game_version", broken)
+    env = environ(sheet(game), query={"v": game.version})
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)
+    assert wrapped(env)[0] == "204 No Content"  # the view reads the version its own way
+
+
+def test_the_end_of_a_door_request_is_signalled(game):
+    ended = []
+
+    def finished(**kwargs):
+        ended.append(kwargs)
+
+    signals.request_finished.connect(finished)
+    try:
+        at_door(environ(sheet(game), query={"v": game.version}))
+    finally:
+        signals.request_finished.disconnect(finished)
+    assert len(ended) == 1
+
+
+# --- "My next seat"'s version -------------------------------------------------------------------
+
+
+@pytest.fixture
+def event():
+    from tournaments.events.services.event import club_create, event_create
+    from tournaments.events.services.registration import players_register
+
+    event = event_create(club=club_create(name="Club"), name="Night", seed=3)
+    players_register(event=event, names=["Ana", "Boris", "Vera"], checked_in=True)
+    cache.clear()
+    return event
+
+
+def version_poll(event, **headers) -> dict:
+    return environ(reverse("tournaments:next_seat_version", args=[event.slug]), **headers)
+
+
+def test_a_current_version_is_answered_at_the_door_as_django_answers_it(event):
+    status, _, version = full(version_poll(event))  # the view reads it, the cache keeps it
+    assert status == "200 OK"
+    for headers in ({}, {"Accept-Language": "bg"}, {"Cookie": "sessionid=abc"}):
+        env = version_poll(event, If_None_Match=f'"{version.decode()}"', **headers)
+        with CaptureQueriesContext(connection) as queries:
+            answer = at_door(env)
+        assert answer[0] == "304 Not Modified" and len(queries) == 0
+        same_as_full(env, answer)
+
+
+def test_a_new_version_a_miss_and_an_unknown_event_reach_django(event):
+    _, _, version = full(version_poll(event))
+    cases = [
+        version_poll(event, If_None_Match='"0000"'),
+        version_poll(event),
+        environ(reverse("tournaments:next_seat_version", args=["no-such"]), If_None_Match='"x"'),
+        version_poll(event, If_None_Match=f'"{version.decode()}"', Host="evil.example"),
+    ]
+    for env in cases:
+        with pytest.raises(AssertionError, match="let .* through"):
+            at_door(env)
+        same_but_the_csrf_token(wrapped(env), full(env))
+    cache.clear()  # a miss: Django reads the version again, then the door answers
+    env = version_poll(event, If_None_Match=f'"{version.decode()}"')
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)
+    assert wrapped(env)[0] == "304 Not Modified"
+    assert at_door(env)[0] == "304 Not Modified"
+
+
+def test_a_deleted_event_is_answered_as_the_view_answers_it(event):
+    """The kept version outlives the event by at most its two seconds, at the door as in the
+    view (which reads the same entry first); once it is gone both answer the event's 404."""
+    _, _, version = full(version_poll(event))
+    env = version_poll(event, If_None_Match=f'"{version.decode()}"')
+    event.delete()
+    answer = at_door(env)
+    assert answer[0] == "304 Not Modified"
+    same_as_full(env, answer)
+    cache.clear()
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)
+    gone = wrapped(env)
+    assert gone[0] == "404 Not Found"
+    same_but_the_csrf_token(gone, full(env))

@@ -1,0 +1,44 @@
+"""The watchers' sheet poll of a table playing against a round clock, at the door
+(config.door, tests/test_door.py): with the clock's mark as shown (`c`) it is answered there
+exactly as the view answers it; once the organiser moves the clock the door lets it through
+and the view answers the news."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.test_door import at_door, environ, full, same_as_full, wrapped
+from tournaments.common import event_settings
+from tournaments.models import Round
+from tournaments.rounds.selectors import clock_of
+from tournaments.rounds.services import clock
+
+from .conftest import register
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def clocked(organised_event, build_round):
+    event_settings.apply(organised_event, {"clock_minutes": 30, "clock_at_time": "organiser"})
+    organised_event.save()
+    register(organised_event, 6)
+    round_ = build_round(organised_event, publish=True)
+    clock.clock_start(round_=round_, actor="olga")
+    return Round.objects.select_related("event").get(pk=round_.pk)
+
+
+def test_the_clocked_sheet_poll_at_the_door_is_the_views_answer(clocked):
+    game = clocked.tables.order_by("number").first().game
+    mark = clock_of(clocked).mark
+    env = environ(reverse("scoring:sheet", args=[game.pk]), query={"v": game.version, "c": mark})
+    answer = at_door(env)
+    assert answer[0] == "204 No Content"
+    same_as_full(env, answer)
+
+    clock.clock_extend(round_=clocked, actor="olga")
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)
+    moved = wrapped(env)
+    assert moved[0] == "200 OK" and moved == full(env)
