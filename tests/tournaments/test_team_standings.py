@@ -209,3 +209,41 @@ def test_the_settings_form_sets_the_team_scoring_and_tie_breaks(night, organiser
     night.refresh_from_db()
     assert night.team_precedence == ["firsts", "lot"]  # refused: the lot must come last
     assert "The drawing of lots must be the last tie-break" in response.text
+
+
+def test_the_season_lists_each_nights_teams(client, night):
+    from tournaments.clubs.services import seasons as writes
+
+    season = writes.season_create(club=night.club, name="Autumn")
+    writes.season_add_event(season, night)
+    solo = event_create(club=night.club, name="Solo night", seed=4)
+    players_register(event=solo, names=NAMES[:3], checked_in=True)
+    play_round(solo)
+    standings_build(event_id=solo.pk)
+    writes.season_add_event(season, solo)
+    page = client.get(reverse("tournaments:club_season", args=[night.club.slug, season.pk])).text
+    section = page[page.index('id="team-nights-heading"') :]
+    assert f">{night.name}</a>" in section
+    assert "Solo night" not in section  # a night without teams has no team list
+    ranked = night.standings.first().team_rows
+    names = {team.pk: team.name for team in night.teams.all()}
+    first = names[ranked[0]["team"]]
+    assert f"<td class=\"rank\">1</td><th scope=\"row\">{first}" in section.replace("&#x27;", "'")
+    with translation.override("bg"):
+        bg = Client(headers={"accept-language": "bg"}).get(
+            reverse("tournaments:club_season", args=[night.club.slug, season.pk])
+        ).text
+    assert "Отборите вечер по вечер" in bg
+
+
+def test_a_season_without_team_nights_has_no_team_section(client):
+    from tournaments.clubs.services import seasons as writes
+
+    event = event_create(club=club_create(name="Sofia Blato Club"), name="Solo", seed=3)
+    players_register(event=event, names=NAMES[:3], checked_in=True)
+    play_round(event)
+    standings_build(event_id=event.pk)
+    season = writes.season_create(club=event.club, name="Autumn")
+    writes.season_add_event(season, event)
+    page = client.get(reverse("tournaments:club_season", args=[event.club.slug, season.pk])).text
+    assert "team-nights-heading" not in page
