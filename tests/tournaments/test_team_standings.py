@@ -14,10 +14,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring import autoplay
+from tournaments.clubs.services import seasons as writes
 from tournaments.common import bridge
+from tournaments.events.forms import EventSettingsForm
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
 from tournaments.models import Entry, Event, Team, TeamMember
+from tournaments.results.presenters import team_context
+from tournaments.results.selectors import standings_latest
 from tournaments.results.services import result_confirm, standings_build
 from tournaments.rounds.services.rounds import round_close, round_create, round_pair, round_publish
 from tournaments.standings import build_team_standings
@@ -138,9 +142,6 @@ def test_a_tie_is_explained_in_words(night):
     rows[1]["points"] = rows[0]["points"]
     rows[1]["decided_by"] = "round_wins"
     snapshot.team_rows = rows
-    from tournaments.results.presenters import team_context
-    from tournaments.results.selectors import standings_latest
-
     view = standings_latest(night)
     view = type(view)(snapshot, False, view.names, view.withdrawn)
     with translation.override("en"):
@@ -185,8 +186,6 @@ def test_the_download_lists_the_teams_with_formulas_neutralised(night, organiser
 
 
 def test_the_settings_form_sets_the_team_scoring_and_tie_breaks(night, organiser_client, organiser):
-    from tournaments.events.forms import EventSettingsForm
-
     night.organisers.add(organiser)
     url = reverse("tournaments:organise_settings", args=[night.slug])
     page = organiser_client.get(url).text
@@ -212,8 +211,6 @@ def test_the_settings_form_sets_the_team_scoring_and_tie_breaks(night, organiser
 
 
 def test_the_season_lists_each_nights_teams(client, night):
-    from tournaments.clubs.services import seasons as writes
-
     season = writes.season_create(club=night.club, name="Autumn")
     writes.season_add_event(season, night)
     solo = event_create(club=night.club, name="Solo night", seed=4)
@@ -228,17 +225,17 @@ def test_the_season_lists_each_nights_teams(client, night):
     ranked = night.standings.first().team_rows
     names = {team.pk: team.name for team in night.teams.all()}
     first = names[ranked[0]["team"]]
-    assert f"<td class=\"rank\">1</td><th scope=\"row\">{first}" in section.replace("&#x27;", "'")
+    assert f'<td class="rank">1</td><th scope="row">{first}' in section.replace("&#x27;", "'")
     with translation.override("bg"):
-        bg = Client(headers={"accept-language": "bg"}).get(
-            reverse("tournaments:club_season", args=[night.club.slug, season.pk])
-        ).text
+        bg = (
+            Client(headers={"accept-language": "bg"})
+            .get(reverse("tournaments:club_season", args=[night.club.slug, season.pk]))
+            .text
+        )
     assert "Отборите вечер по вечер" in bg
 
 
 def test_a_season_without_team_nights_has_no_team_section(client):
-    from tournaments.clubs.services import seasons as writes
-
     event = event_create(club=club_create(name="Sofia Blato Club"), name="Solo", seed=3)
     players_register(event=event, names=NAMES[:3], checked_in=True)
     play_round(event)
