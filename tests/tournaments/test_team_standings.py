@@ -244,3 +244,12 @@ def test_a_season_without_team_nights_has_no_team_section(client):
     writes.season_add_event(season, event)
     page = client.get(reverse("tournaments:club_season", args=[event.club.slug, season.pk])).text
     assert "team-nights-heading" not in page
+
+
+def test_a_renamed_team_shows_its_new_name_at_once(client, night):
+    team = night.teams.get(name="Lions")
+    team.name = "Tigers"
+    team.save()  # on commit (this test's transaction is real): written out again
+    page = client.get(reverse("tournaments:standings", args=[night.slug])).text
+    section = page[page.index('class="team-standings"') :]
+    assert "Tigers" in section and "Lions" not in section

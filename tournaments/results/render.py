@@ -30,7 +30,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from tournaments.common.signals import standings_built
-from tournaments.models import Entry, Event, Standings
+from tournaments.models import Entry, Event, Standings, Team
 from tournaments.results.presenters import standings_label, table_context
 from tournaments.results.selectors import (
     StandingsView,
@@ -160,6 +160,16 @@ def _built(sender, snapshot: Standings, **kwargs) -> None:
 def _entry_saved(sender, instance: Entry, update_fields=None, **kwargs) -> None:
     """A withdrawal or reinstatement is marked in the standings rows: write them out again."""
     if update_fields and "withdrawn" in update_fields:
+        event_id = instance.event_id
+        transaction.on_commit(lambda: _rewrite_newest(event_id))
+
+
+@receiver(post_save, sender=Team)
+def _team_saved(sender, instance: Team, created: bool = False, **kwargs) -> None:
+    """A team's name is written into the team standings (docs/team-standings.md): a renamed
+    team's standings are written out again. A new team, or new members, count from the next
+    build (the teams' services make the standings stale)."""
+    if not created:
         event_id = instance.event_id
         transaction.on_commit(lambda: _rewrite_newest(event_id))
 
