@@ -253,3 +253,10 @@ def test_a_renamed_team_shows_its_new_name_at_once(client, night):
     page = client.get(reverse("tournaments:standings", args=[night.slug])).text
     section = page[page.index('class="team-standings"') :]
     assert "Tigers" in section and "Lions" not in section
+
+
+def test_the_final_standings_to_print_have_the_teams(night, organiser_client, organiser):
+    night.organisers.add(organiser)
+    page = organiser_client.get(reverse("tournaments:organise_event_final", args=[night.slug]))
+    section = page.text[page.text.index('class="team-standings"') :]
+    assert "Lions" in section and "Player 4, Player 5 and Player 6" in section

@@ -153,7 +153,8 @@ def table_context(event: Event, view: StandingsView, *, player_id: int | None = 
         "order_sentence": order_sentence(order),
         "rows": rows,
         "span": 2 + len(columns),  # rank, player and the values: the unranked heading's width
-        **team_context(event, view),
+        # the teams beside the players (docs/team-standings.md); a player's page shows one row
+        **(team_context(event, view) if player_id is None else {"teams": []}),
     }
 
 
