@@ -260,3 +260,21 @@ def test_the_final_standings_to_print_have_the_teams(night, organiser_client, or
     page = organiser_client.get(reverse("tournaments:organise_event_final", args=[night.slug]))
     section = page.text[page.text.index('class="team-standings"') :]
     assert "Lions" in section and "Player 4, Player 5 and Player 6" in section
+
+
+def _team_headings(client, event) -> str:
+    page = client.get(reverse("tournaments:standings", args=[event.slug])).text
+    section = page[page.index('class="team-standings"') :]
+    return section[: section.index("</thead>")]
+
+
+def test_the_total_is_not_shown_twice(client, night):
+    headings = _team_headings(client, night)
+    assert "Rounds won" in headings and "Game points" in headings
+    assert "Placing points" not in headings  # under "placing" it is the total itself
+    Event.objects.filter(pk=night.pk).update(
+        team_scoring="game_points", results_version=night.results_version + 1
+    )
+    standings_build(event_id=night.pk)
+    headings = _team_headings(client, night)
+    assert "Placing points" in headings and "Game points" not in headings

@@ -26,7 +26,7 @@ from scoring import selectors as scoring_selectors
 from tournaments.common.vocabulary import METRIC_LABELS, TEAM_METRIC_WORDS
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Event
-from tournaments.results.selectors import standings_latest, team_order, team_standings_newest
+from tournaments.results.selectors import standings_latest, team_columns, team_standings_newest
 from tournaments.rounds.presenters.organise import table_result
 from tournaments.rounds.presenters.tables import player_notes
 from tournaments.rounds.selectors import event_byes, event_tables
@@ -119,7 +119,7 @@ def teams_table(event: Event) -> TeamsTable:
     event ranks its teams by and what decided each tie (empty when it has no teams)."""
     view = team_standings_newest(event)
     rounds = max((len(row["per_round"]) for row in view.team_rows), default=0)
-    shown = [m for m in team_order(event) if m not in ("points", "lot")]
+    shown = team_columns(event)
     rows = []
     for row in view.team_rows:
         decided_by = row.get("decided_by")

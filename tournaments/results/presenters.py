@@ -20,7 +20,13 @@ from django.utils.translation import ngettext, pgettext
 
 from tournaments.common.vocabulary import METRIC_WORDS, TEAM_METRIC_WORDS, TEAM_SCORING_LABELS
 from tournaments.models import Event
-from tournaments.results.selectors import StandingsView, standings_order, team_names, team_order
+from tournaments.results.selectors import (
+    StandingsView,
+    standings_order,
+    team_columns,
+    team_names,
+    team_order,
+)
 
 
 def _and(names: list[str]) -> str:
@@ -213,7 +219,7 @@ def team_context(event: Event, view: StandingsView) -> dict:
     if not stored:
         return {"teams": []}
     order = team_order(event)
-    columns = [name for name in order if name not in ("points", "lot")]
+    columns = team_columns(event)
     names = team_names(event)
     rounds = max(len(row["per_round"]) for row in stored)
     lines = [

@@ -139,6 +139,17 @@ def team_names(event: Event) -> dict[int, str]:
     return dict(Team.objects.filter(event=event).values_list("pk", "name"))
 
 
+#: Under each team scoring, the metric that is the total itself: no column of its own.
+TOTAL_OF_SCORING = {"placing": "placing_points", "game_points": "score"}
+
+
+def team_columns(event: Event) -> list[str]:
+    """The tie-breaks a team table shows after the total: the precedence's, less the lot (a
+    draw's number means nothing to read) and the one the total already is."""
+    same = TOTAL_OF_SCORING.get(event.team_scoring)
+    return [name for name in team_order(event) if name not in ("points", "lot", same)]
+
+
 def team_order(event: Event) -> tuple[str, ...]:
     """What ranks this event's teams: total, tie-breaks, lot (docs/team-standings.md)."""
     return bridge.team_config(event).order
