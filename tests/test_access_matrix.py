@@ -181,6 +181,7 @@ MATRIX: dict[str, tuple[frozenset, frozenset]] = {
     "api:deal_undo": (TABLE_ONLY, TABLE_ONLY),
     "api:deal_correct": (TABLE_ONLY, TABLE_ONLY),
     "api:standings": (EVERYONE, EVERYONE),
+    "api:team_standings": (EVERYONE, EVERYONE),  # docs/team-standings.md
     "api:round": (NOT_TABLE, RUNS_EVENT),  # GET: the tables' tokens only for RUNS_EVENT
     "api:round_remove": (NOT_TABLE, RUNS_EVENT),
     "api:events": (LOGGED_IN, RUNS_CLUB),  # the body names the club

@@ -26,7 +26,7 @@ from scoring.models import Game, Quorum
 from tournaments.clubs.services import seasons
 from tournaments.common import tokens
 from tournaments.events.services import check_in
-from tournaments.models import Club, Event, Round
+from tournaments.models import Club, Event, Round, Team, TeamMember
 
 pytestmark = pytest.mark.django_db(transaction=True)  # a round is built by a task on commit
 
@@ -182,6 +182,7 @@ def run_evening(evening: Evening, django_user_model) -> None:
     round_ = call("GET", rnd)
     call("GET", rnd, token=None)  # the public's: no tokens
     call("GET", f"/api/events/{slug}/standings", token=None)  # no standings yet
+    call("GET", f"/api/events/{slug}/team-standings", token=None)  # no teams, no standings
 
     one, two = round_["tables"][0], round_["tables"][1]
     game, secret = f"/api/games/{one['game']}", one["token"]
@@ -207,9 +208,16 @@ def run_evening(evening: Evening, django_user_model) -> None:
     waiting = call("POST", f"{game}/confirm", {}, token=secret, expect=200)
     assert waiting["confirmed"] is False and "waiting_for" in waiting
     assert call("POST", f"{game}/confirm", {}, expect=200)["confirmed"] is True
+    # two teams (docs/team-standings.md; made as the teams pages would), one with nobody yet
+    red = Team.objects.create(event=event_row, name="Red")
+    Team.objects.create(event=event_row, name="Empty")
+    for entry in event_row.entries.all()[:3]:
+        TeamMember.objects.create(team=red, entry=entry)
     call("POST", f"{rnd}/close", {}, expect=200)
     cache.clear()  # the standings as built now, not as answered a moment ago
     call("GET", f"/api/events/{slug}/standings", token=None)
+    teams = call("GET", f"/api/events/{slug}/team-standings", token=None)
+    assert [row["team"] for row in teams["rows"] + teams["unranked"]] == ["Red", "Empty"]
 
     call("POST", f"/api/events/{slug}/rounds", {}, expect=202)
     long_ago = timezone.now() - timedelta(hours=1)

@@ -51,6 +51,8 @@ PUBLISHED = [
     "tournaments_api_seasons_season_standings_head",
     "tournaments_api_standings",
     "tournaments_api_standings_head",
+    "tournaments_api_team_standings",
+    "tournaments_api_team_standings_head",
 ]
 
 

@@ -332,6 +332,7 @@ class Standings(models.Model):
     #: The event's results_version this build was made from: stale once the event's moves on.
     results_version = models.PositiveBigIntegerField(default=0)
     rows = models.JSONField(default=list)
+    team_rows = models.JSONField(default=list, blank=True)  # standings.TeamRow's; []: no teams
     build_seconds = models.FloatField(default=0)
     #: What the phones poll, written out once when the snapshot is stored
     #: (tournaments.results.render), so no poll renders: the API's JSON body, and per

@@ -92,6 +92,8 @@ def test_every_editable_setting_is_a_field_of_the_event_with_its_label():
         "placing_points",
         "bye_policy",
         "void_policy",
+        "team_scoring",  # docs/team-standings.md
+        "team_precedence",
     }
 
 

@@ -36,8 +36,10 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
     # (the first poll writes a restored snapshot out again, tournaments.results.render).
     # And the staleness counters: the file says by meaning which snapshot is `current`,
     # and a restore sets the counters from that (backup.writing).
-    Standings: {"api_body", "rendered", "results_version"},
     Event: {"results_version"},
+    # And a snapshot's team standings: they name teams and players by id
+    # (docs/team-standings.md); a restored snapshot shows none until the next build.
+    Standings: {"api_body", "rendered", "results_version", "team_rows"},
     # The club's own settings: restoring an event into a club leaves the club as it is.
     Club: {"ratings_public", "rate_casual_games"},
     # A player's personal code proves who they are: a file passed around must not. A restored
@@ -65,7 +67,7 @@ ADDED: dict[type[models.Model], set[str]] = {
         "clock_autostart",
         "clock_at_time",
         "clock_more_deals",
-        "team_scoring",
+        "team_scoring",  # docs/team-standings.md
         "team_precedence",
     },
     Entry: {"checked_in_by", "checked_in_at"},

@@ -22,6 +22,7 @@ from tournaments.models import (
     Rating,
     Round,
     Table,
+    Team,
 )
 
 
@@ -32,6 +33,29 @@ def standings_config(event: Event) -> standings.Config:
         precedence=tuple(event.precedence or vocabulary.DEFAULT_PRECEDENCE),
         seed=event.seed,
     )
+
+
+def team_config(event: Event) -> standings.TeamConfig:
+    """How the event ranks its teams (docs/team-standings.md): its team scoring and team
+    tie-breaks, with its own placing points, bye policy and seed."""
+    return standings.TeamConfig(
+        scoring=event.team_scoring,
+        precedence=tuple(event.team_precedence or standings.DEFAULT_TEAM_PRECEDENCE),
+        placing_points=tuple(event.placing_points or vocabulary.DEFAULT_PLACING_POINTS),
+        bye_policy=event.bye_policy,
+        seed=event.seed,
+    )
+
+
+def event_teams(event: Event) -> dict[int, list[int]]:
+    """Each team of the event (by id) and its players, in one query; {} when it has none."""
+    teams: dict[int, list[int]] = {}
+    pairs = Team.objects.filter(event=event).values_list("pk", "members__entry__player_id")
+    for team, player in pairs:
+        listed = teams.setdefault(team, [])
+        if player is not None:
+            listed.append(player)
+    return teams
 
 
 def confirmed_tables(event: Event):

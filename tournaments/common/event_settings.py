@@ -83,8 +83,9 @@ def _listed(value: object) -> list:
     return list(value or [])
 
 
-def _bye_policy(value: object) -> str:
-    return value  # the standings check it (apply asks them)
+def _as_given(value: object) -> str:
+    """A bye policy or a team scoring: the standings check it (apply asks them)."""
+    return value
 
 
 def _confirm_quorum(value: object) -> str:
@@ -143,7 +144,7 @@ EVENT_SETTINGS: tuple[Setting, ...] = (
         "bye_policy",
         _("what a bye scores"),
         lambda: vocabulary.DEFAULT_BYE_POLICY,
-        _bye_policy,
+        _as_given,
         standings=True,
     ),
     Setting(
@@ -153,6 +154,15 @@ EVENT_SETTINGS: tuple[Setting, ...] = (
         _void_policy,
         standings=True,
     ),
+    # The team standings (docs/team-standings.md): what a team scores, its tie-breaks.
+    Setting(
+        "team_scoring",
+        _("what a team scores"),
+        lambda: vocabulary.DEFAULT_TEAM_SCORING,
+        _as_given,
+        standings=True,
+    ),
+    Setting("team_precedence", _("team standings precedence"), list, _listed, standings=True),
     # Who confirms a table's result; copied to each table's game (rounds.services.rounds).
     Setting(
         "confirm_quorum",
@@ -197,6 +207,7 @@ def check_standings(event) -> None:
     """Refuse settings the standings cannot follow, in the organiser's words."""
     try:
         bridge.standings_config(event)
+        bridge.team_config(event)
     except standings.StandingsError as error:
         code, params = standings_code(error)
         raise TournamentError(code, **params) from None

@@ -65,6 +65,7 @@ MESSAGES = {
     "metric_unknown": _("An unknown tie-break was chosen."),
     "precedence_invalid": _("Choose the tie-breaks from the list."),
     "bye_policy_invalid": _("Choose what a bye scores from the list."),
+    "team_scoring_invalid": _("Choose what a team scores from the list."),
     "standings_refused": _("The standings cannot follow these settings (%(why)s)."),
     # organisers
     "user_unknown": _("there is no active user %(name)r"),
@@ -361,6 +362,7 @@ STANDINGS_CODES = frozenset(
         "metric_unknown",
         "precedence_invalid",
         "bye_policy_invalid",
+        "team_scoring_invalid",
     }
 )
 

@@ -175,6 +175,54 @@ METRIC_WORDS = {
 METRIC_LABELS = {metric: words.label for metric, words in METRIC_WORDS.items()}
 assert tuple(METRIC_WORDS) == METRICS, "every standings metric needs its words"
 
+#: The team standings' metrics (docs/team-standings.md): the total, then the tie-breaks.
+TEAM_METRICS = standings.TEAM_METRICS
+DEFAULT_TEAM_PRECEDENCE = standings.DEFAULT_TEAM_PRECEDENCE
+TEAM_METRIC_WORDS = {
+    "points": MetricWords(
+        _("team points"),
+        pgettext_lazy("team standings column", "Points"),
+        _("what the team scored, added up over the rounds"),
+        _("points"),
+    ),
+    "round_wins": MetricWords(
+        _("rounds won"),
+        pgettext_lazy("team standings column", "Rounds won"),
+        _("rounds in which the team scored the most (a shared top counts for each)"),
+        _("rounds won"),
+    ),
+    "placing_points": MetricWords(
+        _("placing points"),
+        pgettext_lazy("standings column", "Placing points"),
+        _("its players' placing points, added up"),
+        _("placing points"),
+    ),
+    "score": MetricWords(
+        _("game points"),
+        pgettext_lazy("standings column", "Game points"),
+        _("its players' game points, added up"),
+        _("game points"),
+    ),
+    "firsts": MetricWords(
+        _("first places"),
+        pgettext_lazy("standings column", "Wins"),
+        _("its players' first places"),
+        _("wins"),
+    ),
+    "head_to_head": MetricWords(
+        _("head to head"),
+        pgettext_lazy("team standings column", "Level teams beaten"),
+        _(
+            "among teams level on the columns before it: how many of them this team's players "
+            "placed above more often than below (0 when that does not separate them)"
+        ),
+        _("head-to-head results"),
+    ),
+    "lot": METRIC_WORDS["lot"],
+}
+TEAM_TIE_BREAK_LABELS = {m: TEAM_METRIC_WORDS[m].label for m in standings.TEAM_TIE_BREAKS}
+assert tuple(TEAM_METRIC_WORDS) == TEAM_METRICS, "every team metric needs its words"
+
 
 # --- rounds and tables ------------------------------------------------------------------------
 

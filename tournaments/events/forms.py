@@ -30,6 +30,10 @@ PLACES = (
 PLACING_FIELDS = tuple(f"placing_{name}" for name, _label in PLACES)
 #: One field per standings metric: the first ranks, each next one breaks the ties left.
 PRECEDENCE_FIELDS = tuple(f"precedence_{n}" for n in range(1, len(vocabulary.METRICS) + 1))
+#: The team standings' tie-breaks after the total (docs/team-standings.md), one field each.
+TEAM_PRECEDENCE_FIELDS = tuple(
+    f"team_precedence_{n}" for n in range(1, len(vocabulary.TEAM_TIE_BREAK_LABELS) + 1)
+)
 MAX_ROUNDS = event_settings.MAX_ROUNDS
 #: A new event's settings (tournaments.common.event_settings), the fields' initial values.
 DEFAULTS = event_settings.defaults()
@@ -71,15 +75,25 @@ def _game_option(label, max_value: int) -> forms.IntegerField:
     )
 
 
-def _padded(precedence) -> list[str]:
+def _padded(precedence, fields=PRECEDENCE_FIELDS) -> list[str]:
     """A precedence as one value per field, the fields beyond it empty."""
-    return [*precedence, *[""] * (len(PRECEDENCE_FIELDS) - len(precedence))]
+    return [*precedence, *[""] * (len(fields) - len(precedence))]
 
 
 def _precedence_field(position: int, initial: str) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=_("Tie-break %(n)s") % {"n": position - 1} if position > 1 else _("Ranked first by"),
         choices=[("", _("(none)")), *vocabulary.choices(vocabulary.METRIC_LABELS)],
+        required=False,
+        initial=initial,
+    )
+
+
+def _team_precedence_field(position: int, initial: str) -> forms.ChoiceField:
+    """A team tie-break: the team's total always ranks first, these break its ties."""
+    return forms.ChoiceField(
+        label=_("Tie-break %(n)s") % {"n": position},
+        choices=[("", _("(none)")), *vocabulary.choices(vocabulary.TEAM_TIE_BREAK_LABELS)],
         required=False,
         initial=initial,
     )
@@ -177,16 +191,29 @@ class EventSettingsForm(Form):
             help_text=_("After the deal being played at time."),
         )
     )
+    team_scoring = forms.ChoiceField(
+        label=_("A team scores in each round"),
+        choices=vocabulary.choices(vocabulary.TEAM_SCORING_LABELS),
+        initial=vocabulary.DEFAULT_TEAM_SCORING,
+        required=False,  # left out: unchanged
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         defaults = _padded(vocabulary.DEFAULT_PRECEDENCE)
         for position, name in enumerate(PRECEDENCE_FIELDS, start=1):
             self.fields[name] = _precedence_field(position, initial=defaults[position - 1])
+        team = _padded(vocabulary.DEFAULT_TEAM_PRECEDENCE, TEAM_PRECEDENCE_FIELDS)
+        for position, name in enumerate(TEAM_PRECEDENCE_FIELDS, start=1):
+            self.fields[name] = _team_precedence_field(position, initial=team[position - 1])
 
     @property
     def precedence_fields(self):
         return [self[name] for name in PRECEDENCE_FIELDS]
+
+    @property
+    def team_precedence_fields(self):
+        return [self[name] for name in TEAM_PRECEDENCE_FIELDS]
 
     @property
     def placing_fields(self):
@@ -201,6 +228,10 @@ class EventSettingsForm(Form):
         ]
         data["precedence"] = [data[name] for name in PRECEDENCE_FIELDS if data.get(name)]
         data["placing_points"] = [data.get(name) for name in PLACING_FIELDS]
+        if any(name in self.data for name in TEAM_PRECEDENCE_FIELDS):  # else: unchanged
+            data["team_precedence"] = [
+                data[name] for name in TEAM_PRECEDENCE_FIELDS if data.get(name)
+            ]
         if "clock_minutes" in data:
             data["clock_minutes"] = data["clock_minutes"] or 0  # empty: no clock
         return data
@@ -225,6 +256,9 @@ class EventSettingsForm(Form):
         initial.update(zip(PLACING_FIELDS, points, strict=True))
         precedence = settings["precedence"] or vocabulary.DEFAULT_PRECEDENCE
         initial.update(zip(PRECEDENCE_FIELDS, _padded(precedence), strict=True))
+        team = settings["team_precedence"] or vocabulary.DEFAULT_TEAM_PRECEDENCE
+        team = _padded(team, TEAM_PRECEDENCE_FIELDS)
+        initial.update(zip(TEAM_PRECEDENCE_FIELDS, team, strict=True))
         return initial
 
 

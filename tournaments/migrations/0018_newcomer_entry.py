@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0014_teams_and_keep_apart'),
+        ('tournaments', '0017_standings_team_rows'),
     ]
 
     operations = [

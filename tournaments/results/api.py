@@ -11,10 +11,12 @@ from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, Out, absent, answers, extra, link, links, word
 from tournaments.common.selectors import event_by_slug
+from tournaments.common.vocabulary import TEAM_SCORING_LABELS
 from tournaments.common.web.api_auth import may_run, token_account
 from tournaments.common.web.api_input import ReasonIn
 from tournaments.models import Event
 from tournaments.results import render as standings_render
+from tournaments.results.selectors import team_standings_newest
 from tournaments.rounds.api.rounds import round_delete
 from tournaments.rounds.api.shapes import (
     ROUND_STATUS,
@@ -55,6 +57,29 @@ class StandingsOut(Out):
     stale: bool = Field(description="results came in since: new standings are being built")
     rows: list[StandingsRowOut] = Field(description="the ranked players, by rank")
     unranked: list[StandingsRowOut] = Field(description="the players not ranked yet")
+
+
+class TeamRowOut(Out):
+    rank: int | None = Field(description="null in `unranked`: none of its players has played")
+    team: str
+    team_id: int
+    points: int = Field(description="its total: the sum of `per_round`")
+    per_round: list[int] = Field(description="what it scored in rounds 1, 2, ...")
+    metrics: dict[str, int] = Field(description="every team standings metric, by its name")
+    decided_by: str | None = Field(description="the tie-break that put it below the one above")
+    players: list[str]
+    player_ids: list[int]
+
+
+class TeamStandingsOut(Out):
+    event: str = Field(description="the event's slug")
+    scoring: str = word(TEAM_SCORING_LABELS, "what a team scores in each round")
+    order: list[str] = Field(description="what ranks the teams: the total, then the tie-breaks")
+    rounds_complete: int
+    updated: str | None = Field(description="when they were built (UTC); null: never")
+    stale: bool = Field(description="results came in since: new standings are being built")
+    rows: list[TeamRowOut] = Field(description="the ranked teams, by rank (empty: no teams)")
+    unranked: list[TeamRowOut] = Field(description="the teams not ranked yet")
 
 
 class RoundTableOut(TableOut):
@@ -102,6 +127,20 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if response is None:
         response = HttpResponse(body, content_type=CONTENT_TYPE)
     response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+@router.get(
+    "/events/{slug:slug}/team-standings",
+    response=answers({200: TeamStandingsOut}, 404),
+    url_name="team_standings",
+)
+def team_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The newest team standings (docs/team-standings.md): teams ranked beside the players,
+    from the same snapshot; empty rows when the event has no teams. Beyond the spec."""
+    event = _event(slug)
+    response = json_response(standings_render.team_api_data(event, team_standings_newest(event)))
     patch_cache_control(response, no_cache=True)
     return response
 

@@ -1,9 +1,10 @@
 """An event's data as django-tables2 tables, for export (CSV, XLSX, JSON by config.spreadsheets).
 
-Three exports: the standings (the newest snapshot's rows), the pairings (every published
-round's tables and byes) and the hands (every deal of every table's game, as the engine
-replays it). Each table is built from selectors in a fixed number of queries, however many
-players or deals the event has; the cells are plain values (numbers stay numbers in XLSX).
+Four exports: the standings (the newest snapshot's rows), the pairings (every published
+round's tables and byes), the hands (every deal of every table's game, as the engine
+replays it) and the team standings (the newest snapshot's team rows, docs/team-standings.md).
+Each table is built from selectors in a fixed number of queries, however many players or
+deals the event has; the cells are plain values (numbers stay numbers in XLSX).
 
 Words are the pages' words, in the language of the request that downloads the file (the
 active language LocaleMiddleware chose: the language switcher's cookie, else the browser's):
@@ -22,10 +23,10 @@ from django.utils.translation import gettext_lazy
 
 from scoring import presenters as scoring_presenters
 from scoring import selectors as scoring_selectors
-from tournaments.common.vocabulary import METRIC_LABELS
+from tournaments.common.vocabulary import METRIC_LABELS, TEAM_METRIC_WORDS
 from tournaments.events.selectors.entries import player_names
 from tournaments.models import Event
-from tournaments.results.selectors import standings_latest
+from tournaments.results.selectors import standings_latest, team_columns, team_standings_newest
 from tournaments.rounds.presenters.organise import table_result
 from tournaments.rounds.presenters.tables import player_notes
 from tournaments.rounds.selectors import event_byes, event_tables
@@ -104,6 +105,44 @@ def standings_table(event: Event) -> StandingsTable:
     return StandingsTable(rows, extra_columns=extra)
 
 
+class TeamsTable(ExportTable):
+    rank = _column(gettext_lazy("Rank"))
+    team = _column(gettext_lazy("Team"))
+    players = _column(gettext_lazy("Players"))
+
+    class Meta(ExportTable.Meta):
+        sequence = ("rank", "team", "players", "...", "decided_by")
+
+
+def teams_table(event: Event) -> TeamsTable:
+    """The newest snapshot's team rows: each round's points, the total, the tie-breaks the
+    event ranks its teams by and what decided each tie (empty when it has no teams)."""
+    view = team_standings_newest(event)
+    rounds = max((len(row["per_round"]) for row in view.team_rows), default=0)
+    shown = team_columns(event)
+    rows = []
+    for row in view.team_rows:
+        decided_by = row.get("decided_by")
+        rows.append(
+            {
+                "rank": row["rank"],
+                "team": view.teams.get(row["team"], ""),
+                "players": ", ".join(view.names.get(p, "") for p in row.get("members", ())),
+                **{f"round_{n + 1}": v for n, v in enumerate(row["per_round"])},
+                "points": row["points"],
+                **{metric: row["metrics"].get(metric) for metric in shown},
+                "decided_by": str(TEAM_METRIC_WORDS[decided_by].label) if decided_by else "",
+            }
+        )
+    extra = [
+        (f"round_{n}", _column(_("Round %(number)s") % {"number": n})) for n in range(1, rounds + 1)
+    ]
+    extra.append(("points", _column(capfirst(TEAM_METRIC_WORDS["points"].label))))
+    extra += [(m, _column(capfirst(TEAM_METRIC_WORDS[m].label))) for m in shown]
+    extra.append(("decided_by", _column(_("Decided by"))))
+    return TeamsTable(rows, extra_columns=extra)
+
+
 def pairings_table(event: Event) -> PairingsTable:
     rows = []
     for table in event_tables(event):
@@ -174,5 +213,6 @@ EXPORTS = {
     "standings": standings_table,
     "pairings": pairings_table,
     "hands": hands_table,
+    "teams": teams_table,
 }
 FORMATS = ("csv", "xlsx", "json")

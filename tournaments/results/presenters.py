@@ -18,9 +18,15 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from tournaments.common.vocabulary import METRIC_WORDS
+from tournaments.common.vocabulary import METRIC_WORDS, TEAM_METRIC_WORDS, TEAM_SCORING_LABELS
 from tournaments.models import Event
-from tournaments.results.selectors import StandingsView, standings_order
+from tournaments.results.selectors import (
+    StandingsView,
+    standings_order,
+    team_columns,
+    team_names,
+    team_order,
+)
 
 
 def _and(names: list[str]) -> str:
@@ -153,6 +159,8 @@ def table_context(event: Event, view: StandingsView, *, player_id: int | None = 
         "order_sentence": order_sentence(order),
         "rows": rows,
         "span": 2 + len(columns),  # rank, player and the values: the unranked heading's width
+        # the teams beside the players (docs/team-standings.md); a player's page shows one row
+        **(team_context(event, view) if player_id is None else {"teams": []}),
     }
 
 
@@ -161,4 +169,86 @@ def standings_context(event: Event, view: StandingsView, *, player_id: int | Non
     return {
         **head_context(view.snapshot, view.stale),
         **table_context(event, view, player_id=player_id),
+    }
+
+
+# --- the team standings (docs/team-standings.md) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    rank: int | None  # None: none of its players has played yet
+    name: str
+    members: str  # its players' names, in the standings' language's list
+    per_round: list[int]
+    points: int
+    values: list[int]  # the tie-breaks shown, in the precedence's order
+    tie: str
+    tie_marker: str
+
+    @property
+    def ranked(self) -> bool:
+        return self.rank is not None
+
+
+def team_tie_sentence(decided_by: str | None, order: tuple[str, ...]) -> str:
+    """Why a team is below the one above when their totals are level."""
+    if not decided_by or decided_by not in order:
+        return ""
+    level = _and([str(TEAM_METRIC_WORDS[name].word) for name in order[: order.index(decided_by)]])
+    if decided_by == "lot":
+        return _("Level with the team above on %(level)s: placed below by lot.") % {"level": level}
+    return _("Level with the team above on %(level)s: placed below on %(metric)s.") % {
+        "level": level,
+        "metric": TEAM_METRIC_WORDS[decided_by].word,
+    }
+
+
+def team_tie_marker(decided_by: str | None, order: tuple[str, ...]) -> str:
+    if not decided_by or decided_by not in order:
+        return ""
+    if decided_by == "lot":
+        return _("by lot")
+    return _("by %(metric)s") % {"metric": TEAM_METRIC_WORDS[decided_by].word}
+
+
+def team_context(event: Event, view: StandingsView) -> dict:
+    """The team standings beside the players' (`teams` empty when the snapshot has none):
+    the points of each round, the total, the tie-breaks of the event's team precedence."""
+    stored = view.snapshot.team_rows if view.snapshot else []
+    if not stored:
+        return {"teams": []}
+    order = team_order(event)
+    columns = team_columns(event)
+    names = team_names(event)
+    rounds = max(len(row["per_round"]) for row in stored)
+    lines = [
+        TeamLine(
+            rank=row["rank"],
+            name=names.get(row["team"], "?"),
+            members=_and([view.names.get(p, "?") for p in row.get("members", ())]),
+            per_round=[*row["per_round"], *[0] * (rounds - len(row["per_round"]))],
+            points=row["points"],
+            values=[row["metrics"].get(name, 0) for name in columns],
+            tie=team_tie_sentence(row.get("decided_by"), order),
+            tie_marker=team_tie_marker(row.get("decided_by"), order),
+        )
+        for row in stored
+    ]
+    joined = _and([str(TEAM_METRIC_WORDS[name].word) for name in order])
+    return {
+        "teams": lines,
+        "team_rounds": [
+            (pgettext("team standings: round column", "R%(n)s") % {"n": n}, n)
+            for n in range(1, rounds + 1)
+        ],
+        "team_headings": [TEAM_METRIC_WORDS[name].heading for name in columns],
+        "team_legend": [
+            (TEAM_METRIC_WORDS[name].heading, TEAM_METRIC_WORDS[name].meaning)
+            for name in ("points", *columns)
+        ],
+        "team_scoring": TEAM_SCORING_LABELS.get(event.team_scoring, ""),
+        "team_order_sentence": _("Teams are ranked by %(order)s, in that order.")
+        % {"order": joined},
+        "team_span": 3 + rounds + len(columns),
     }

@@ -30,9 +30,15 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from tournaments.common.signals import standings_built
-from tournaments.models import Entry, Event, Standings
+from tournaments.models import Entry, Event, Standings, Team
 from tournaments.results.presenters import standings_label, table_context
-from tournaments.results.selectors import StandingsView, standings_head, standings_people
+from tournaments.results.selectors import (
+    StandingsView,
+    TeamStandingsView,
+    standings_head,
+    standings_people,
+    team_order,
+)
 
 STANDINGS_TABLE = "tournaments/public/standings.html#table"
 PROJECTOR_TABLE = "tournaments/public/projector.html#standings_table"
@@ -70,6 +76,36 @@ def api_data(event: Event, view: StandingsView) -> dict:
         "stale": view.stale,
         "rows": [_api_row(row, view) for row in stored if row["rank"] is not None],
         "unranked": [_api_row(row, view) for row in stored if row["rank"] is None],
+    }
+
+
+def _team_api_row(row: dict, view: TeamStandingsView) -> dict:
+    members = row.get("members", [])
+    return {
+        "rank": row["rank"],
+        "team": view.teams.get(row["team"], ""),
+        "team_id": row["team"],
+        "points": row["points"],
+        "per_round": row["per_round"],
+        "metrics": row["metrics"],
+        "decided_by": row.get("decided_by"),
+        "players": [view.names.get(p, "") for p in members],
+        "player_ids": members,
+    }
+
+
+def team_api_data(event: Event, view: TeamStandingsView) -> dict:
+    """The API's team standings answer (docs/team-standings.md), shaped like the players':
+    the ranked teams in `rows`, those none of whose players has played yet in `unranked`."""
+    return {
+        "event": event.slug,
+        "scoring": event.team_scoring,
+        "order": list(team_order(event)),
+        "rounds_complete": view.rounds_complete,
+        "updated": _utc(view.built_at),
+        "stale": view.stale,
+        "rows": [_team_api_row(row, view) for row in view.team_rows if row["rank"] is not None],
+        "unranked": [_team_api_row(row, view) for row in view.team_rows if row["rank"] is None],
     }
 
 
@@ -124,6 +160,16 @@ def _built(sender, snapshot: Standings, **kwargs) -> None:
 def _entry_saved(sender, instance: Entry, update_fields=None, **kwargs) -> None:
     """A withdrawal or reinstatement is marked in the standings rows: write them out again."""
     if update_fields and "withdrawn" in update_fields:
+        event_id = instance.event_id
+        transaction.on_commit(lambda: _rewrite_newest(event_id))
+
+
+@receiver(post_save, sender=Team)
+def _team_saved(sender, instance: Team, created: bool = False, **kwargs) -> None:
+    """A team's name is written into the team standings (docs/team-standings.md): a renamed
+    team's standings are written out again. A new team, or new members, count from the next
+    build (the teams' services make the standings stale)."""
+    if not created:
         event_id = instance.event_id
         transaction.on_commit(lambda: _rewrite_newest(event_id))
 

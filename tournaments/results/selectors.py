@@ -16,7 +16,7 @@ from django.db.models import (
 )
 
 from tournaments.common import bridge
-from tournaments.models import PUBLIC_ROUND_STATUSES, Event, Round, Standings
+from tournaments.models import PUBLIC_ROUND_STATUSES, Event, Player, Round, Standings, Team
 
 
 @dataclass(frozen=True)
@@ -131,3 +131,55 @@ def standings_places(snapshot_id: int) -> dict[int, tuple[int | None, int]]:
     rows = Standings.objects.filter(pk=snapshot_id).values_list("rows", flat=True).first() or []
     ranked = sum(1 for row in rows if row.get("rank") is not None)
     return {row["player"]: (row.get("rank"), ranked) for row in rows}
+
+
+def team_names(event: Event) -> dict[int, str]:
+    """The event's teams' names, by id (one query): read live like the players' names, so a
+    renamed team shows its new name in the next writing of the standings."""
+    return dict(Team.objects.filter(event=event).values_list("pk", "name"))
+
+
+#: Under each team scoring, the metric that is the total itself: no column of its own.
+TOTAL_OF_SCORING = {"placing": "placing_points", "game_points": "score"}
+
+
+def team_columns(event: Event) -> list[str]:
+    """The tie-breaks a team table shows after the total: the precedence's, less the lot (a
+    draw's number means nothing to read) and the one the total already is."""
+    same = TOTAL_OF_SCORING.get(event.team_scoring)
+    return [name for name in team_order(event) if name not in ("points", "lot", same)]
+
+
+def team_order(event: Event) -> tuple[str, ...]:
+    """What ranks this event's teams: total, tie-breaks, lot (docs/team-standings.md)."""
+    return bridge.team_config(event).order
+
+
+@dataclass(frozen=True)
+class TeamStandingsView:
+    """The newest snapshot's team rows and what the API says of it, without its (possibly
+    thousand) players' rows; the teams' and their players' names, read live."""
+
+    team_rows: list[dict]
+    rounds_complete: int
+    built_at: datetime | None
+    stale: bool
+    teams: dict[int, str]
+    names: dict[int, str]
+
+
+def team_standings_newest(event: Event) -> TeamStandingsView:
+    """Three small queries: the newest snapshot's team rows, the teams', the members' names."""
+    found = (
+        event.standings.annotate(event_version=F("event__results_version"))
+        .values("team_rows", "rounds_complete", "built_at", "results_version", "event_version")
+        .first()
+    )
+    if found is None:
+        return TeamStandingsView([], 0, None, True, {}, {})
+    rows = found["team_rows"] or []
+    members = {p for row in rows for p in row.get("members", ())}
+    names = dict(Player.objects.filter(pk__in=members).values_list("pk", "name"))
+    stale = found["results_version"] != found["event_version"]
+    teams = team_names(event) if rows else {}
+    return TeamStandingsView(rows, found["rounds_complete"], found["built_at"], stale, teams, names)

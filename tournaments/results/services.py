@@ -62,6 +62,12 @@ def standings_build(*, event_id: int) -> Standings:
     started = time.perf_counter()
     players, results, byes = bridge.standings_inputs(event)
     rows = standings.build_standings(players, results, byes, bridge.standings_config(event))
+    teams = bridge.event_teams(event)  # docs/team-standings.md; most events have none
+    team_rows = (
+        standings.build_team_standings(teams, players, results, byes, bridge.team_config(event))
+        if teams
+        else []
+    )
     seconds = time.perf_counter() - started
     snapshot = Standings(
         event=event,
@@ -70,6 +76,7 @@ def standings_build(*, event_id: int) -> Standings:
         counted=bridge.open_round_counted(event),
         results_version=version,
         rows=[row.as_dict() for row in rows],
+        team_rows=[row.as_dict() for row in team_rows],
         build_seconds=seconds,
     )
     # Written out for the polls before it is stored, outside the event's lock (below): a

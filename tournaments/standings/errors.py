@@ -28,6 +28,7 @@ MESSAGES: dict[str, str] = {
     "metric_unknown": "unknown metric(s) in precedence: {unknown!q}; known: {known!l}",
     "metric_twice": "a metric is listed twice in precedence: {precedence}",
     "lot_not_last": "lot must come last in precedence (it separates everyone): {precedence}",
+    "team_scoring_invalid": "a team's scoring must be one of {known!l}, not {value!r}",
     # a GameResult or a Bye
     "result_not_three": "round {round} table {table}: {field} must be three ints, not {value!r}",
     "result_round_table": "a game's round and table must be ints, not {round!r}, {table!r}",
@@ -48,6 +49,9 @@ MESSAGES: dict[str, str] = {
     "bye_stranger": "round {round}: bye for player {player}, who is not in the event",
     "bye_twice": "player {player} has a bye in round {round} and also a second bye",
     "bye_and_table": "player {player} has a bye in round {round} and also table {table}",
+    # the teams (teams.build_team_standings)
+    "team_not_int": "team ids must be ints, not {team!r}",
+    "team_member_twice": "player {player} is in team {other} and also in team {team}",
 }
 
 

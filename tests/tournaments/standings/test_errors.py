@@ -11,7 +11,9 @@ from tournaments.standings import (
     StandingsConfigError,
     StandingsError,
     StandingsInputError,
+    TeamConfig,
     build_standings,
+    build_team_standings,
 )
 from tournaments.standings.errors import MESSAGES
 
@@ -203,6 +205,19 @@ REFUSALS = {
     "bye_and_table": (
         lambda: build_standings([1, 2, 3], [G1], [Bye(1, 2)]),
         "player 2 has a bye in round 1 and also table 1",
+    ),
+    # the teams (tournaments.standings.teams)
+    "team_scoring_invalid": (
+        lambda: TeamConfig(scoring="wins"),
+        "a team's scoring must be one of placing, game_points, not 'wins'",
+    ),
+    "team_not_int": (
+        lambda: build_team_standings({"red": [1]}, [1, 2, 3], [G1]),
+        "team ids must be ints, not 'red'",
+    ),
+    "team_member_twice": (
+        lambda: build_team_standings({1: [1, 2], 2: [2]}, [1, 2, 3], [G1]),
+        "player 2 is in team 1 and also in team 2",
     ),
 }
 

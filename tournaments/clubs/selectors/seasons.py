@@ -10,11 +10,20 @@ bench (bench/seasons.py) shows that costs a few milliseconds for a whole year of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db.models import OuterRef, Subquery
 
-from tournaments.models import Club, Event, Player, Season, Standings
+from tournaments.models import Club, Event, Player, Season, Standings, Team
 from tournaments.seasons import Counting, Night, SeasonRow, season_standings
+
+
+class NightTeam(NamedTuple):
+    """A team's line in its night's team standings (docs/team-standings.md)."""
+
+    rank: int
+    name: str
+    points: int
 
 
 @dataclass(frozen=True)
@@ -24,6 +33,8 @@ class SeasonNight:
     has_standings: bool
     #: Still being played, or results newer than the standings: the places may change.
     provisional: bool
+    #: The night's ranked teams, as its newest snapshot ranks them; () when it had none.
+    teams: tuple[NightTeam, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,11 @@ class SeasonTable:
     @property
     def unranked(self) -> list[SeasonRow]:
         return [row for row in self.rows if not row.ranked]
+
+    @property
+    def team_nights(self) -> list[SeasonNight]:
+        """The nights that had teams: each ranks its own (teams are made for one event)."""
+        return [night for night in self.nights if night.teams]
 
 
 def season_of_club(slug: str, season_id: int) -> Season:
@@ -85,17 +101,26 @@ def season_nights(season: Season) -> list[SeasonNight]:
         ).order_by("created_at", "pk")
     )
     ids = [event.snapshot_id for event in events if event.snapshot_id]
-    rows = dict(Standings.objects.filter(pk__in=ids).values_list("pk", "rows"))
+    read = Standings.objects.filter(pk__in=ids).values_list("pk", "rows", "team_rows")
+    rows = {pk: (players, teams or []) for pk, players, teams in read}
+    team_ids = {row["team"] for _players, teams in rows.values() for row in teams}
+    names = dict(Team.objects.filter(pk__in=team_ids).values_list("pk", "name")) if team_ids else {}
     nights = []
     for event in events:
         found = event.snapshot_id in rows
         stale = not found or event.snapshot_version != event.results_version
+        players, teams = rows[event.snapshot_id] if found else ([], [])
         nights.append(
             SeasonNight(
                 event=event,
-                places=places_of(rows[event.snapshot_id]) if found else {},
+                places=places_of(players) if found else {},
                 has_standings=found,
                 provisional=event.status != Event.Status.CLOSED or stale,
+                teams=tuple(
+                    NightTeam(row["rank"], names.get(row["team"], "?"), row["points"])
+                    for row in teams
+                    if row["rank"] is not None
+                ),
             )
         )
     return nights

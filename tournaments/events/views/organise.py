@@ -142,7 +142,11 @@ def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
         ),
         "log": words.log_lines(event_log(event, LOG_ON_DASHBOARD), player_names(event)),
         "error": error,
-        "exports": [(what, words.EXPORT_LABELS[what], FORMATS) for what in EXPORTS],
+        "exports": [
+            (what, words.EXPORT_LABELS[what], FORMATS)
+            for what in EXPORTS
+            if what != "teams" or event.teams.exists()  # docs/team-standings.md
+        ],
         # after a closed round the night goes on or ends as the organiser decides
         "can_end": between,
         "all_played": between and next_number is None,
