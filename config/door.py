@@ -36,7 +36,6 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.contrib.sessions.middleware import SessionMiddleware
 from django.core import signals
@@ -49,6 +48,7 @@ from django.middleware.locale import LocaleMiddleware
 from django.middleware.security import SecurityMiddleware
 from django.utils.module_loading import import_string
 
+from config.csp import CSPMiddleware
 from config.input import UnstorableInputMiddleware, unstorable
 
 log = logging.getLogger(__name__)
@@ -144,7 +144,7 @@ def make_steps() -> tuple[Step, ...]:
         Step(
             "django.middleware.clickjacking.XFrameOptionsMiddleware", leave=frames.process_response
         ),
-        Step("csp.middleware.CSPMiddleware", csp.process_request, csp.process_response),
+        Step("config.csp.CSPMiddleware", csp.process_request, csp.process_response),
         Step("django_htmx.middleware.HtmxMiddleware", why_not="request.htmx, never read here"),
         Step(
             "config.faults.DatabaseUnavailableMiddleware",

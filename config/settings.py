@@ -74,7 +74,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.csp.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.faults.DatabaseUnavailableMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into its own page
