@@ -35,7 +35,7 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
     # (the first poll writes a restored snapshot out again, tournaments.results.render).
     # And the staleness counters: the file says by meaning which snapshot is `current`,
     # and a restore sets the counters from that (backup.writing).
-    Standings: {"api_body", "rendered", "results_version"},
+    Standings: {"api_body", "results_version"},
     Event: {"results_version"},
     # The club's own settings: restoring an event into a club leaves the club as it is.
     Club: {"ratings_public", "rate_casual_games"},
