@@ -16,10 +16,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
+from tournaments.common.queue import coalesced
 from tournaments.common.web.polls import etag
 from tournaments.models import Standings, StandingsText
 from tournaments.results import render as standings_render
 from tournaments.results.presenters import built_ago
+from tournaments.results.selectors import standings_current
 from tournaments.results.services import standings_build
 from tournaments.results.views import public_standings as public
 
@@ -164,3 +166,22 @@ def test_a_rewriting_replaces_the_texts_under_a_new_mark(played):
     after = dict(snapshot.texts.values_list("language", "mark"))
     assert set(after) == set(before) == {"en", "bg"} and after["en"] != before["en"]
     assert snapshot.texts.count() == 2
+
+
+# --- many changes in a row: one build -----------------------------------------------------------
+
+
+def test_a_rounds_confirmations_coalesced_make_one_build():
+    """manage.py simulate_event confirms a round's tables within `coalesced`: one snapshot
+    after them all (current), where each confirmation alone stores one."""
+    event, round_ = published(9)
+    tables = list(round_.tables.all())
+    before = event.standings.count()
+    with coalesced("build_standings"):
+        for table in tables[:2]:
+            play_table(table)
+        assert event.standings.count() == before  # held back until the block ends
+    assert event.standings.count() == before + 1
+    assert standings_current(event) is not None
+    play_table(tables[2])  # outside: built at once
+    assert event.standings.count() == before + 2 and standings_current(event) is not None
