@@ -14,6 +14,7 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import translation
 
 from tournaments.common.queue import coalesced
@@ -185,3 +186,15 @@ def test_a_rounds_confirmations_coalesced_make_one_build():
     assert standings_current(event) is not None
     play_table(tables[2])  # outside: built at once
     assert event.standings.count() == before + 2 and standings_current(event) is not None
+
+
+def test_the_projectors_304_reads_no_table(client, played):
+    event = played
+    path = reverse("tournaments:projector_live", args=[event.slug])
+    first = client.get(path)
+    assert first.status_code == 200 and "Player 1<" in first.content.decode()
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    sqls = [q["sql"] for q in captured]
+    assert not [sql for sql in sqls if BIG.search(sql) or JSON_READS.search(sql)], sqls

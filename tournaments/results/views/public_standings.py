@@ -196,12 +196,14 @@ def projector(request, event: Event):
 
 @event_page
 def projector_live(request, event: Event):
-    """The projector's fragment for the poll: 304 while no table and no standings changed."""
-    stored = standings_render.newest(event, "projector")
+    """The projector's fragment for the poll: 304 while no table and no standings changed (the
+    standings' small head tells; their table's text is read only for a 200)."""
+    head = standings_render.newest_head(event)
     round_ = newest_published_round(event)
-    tag = _projector_etag(stored, round_)
+    tag = _projector_etag(head, round_)
     cached = not_modified(request, tag)
     if cached is not None:
         return cached
+    stored = None if head is None else standings_render.with_text(head, "projector")
     response = render(request, PROJECTOR + "#live", _projector_context(event, stored, round_))
     return polled(response, tag)
