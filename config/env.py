@@ -159,6 +159,9 @@ def database_from_env(environ: Mapping[str, str], *, default_sqlite_path: Path) 
 
 LOCAL_MEMORY_CACHE = "django.core.cache.backends.locmem.LocMemCache"
 SHARED_REDIS_CACHE = "config.shared_cache.SharedRedisCache"
+FOLDER_CACHE = "config.folder_cache.FolderCache"
+#: The file cache's size (config.folder_cache, where it is explained).
+FOLDER_MAX_ENTRIES = 10_000
 
 
 def cache_from_env(environ: Mapping[str, str]) -> dict:
@@ -176,7 +179,13 @@ def cache_from_env(environ: Mapping[str, str]) -> dict:
         # down"), with short time limits.
         return {"BACKEND": SHARED_REDIS_CACHE, "LOCATION": url, "OPTIONS": dict(REDIS_OPTIONS)}
     if scheme == "file" and rest.startswith("/"):
-        return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": rest}
+        # Django's file cache, sized for an evening and culled without listing the folder on
+        # every write (config.folder_cache).
+        return {
+            "BACKEND": FOLDER_CACHE,
+            "LOCATION": rest,
+            "OPTIONS": {"MAX_ENTRIES": FOLDER_MAX_ENTRIES, "CULL_FREQUENCY": 3},
+        }
     raise ImproperlyConfigured(
         f"DJANGO_CACHE_URL={url!r}: use redis://host:port/db, rediss://…, unix://…"
         " or file:///an/absolute/folder."

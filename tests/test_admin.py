@@ -28,6 +28,7 @@ from tournaments.models import (
     Round,
     Season,
     Standings,
+    StandingsText,
     Table,
 )
 from tournaments.team_models import KeepApart, Team, TeamMember
@@ -114,6 +115,9 @@ def rows(django_user_model):
             ordinal=1,
         ),
     }
+    made[StandingsText] = StandingsText.objects.create(
+        snapshot=made[Standings], language="en", mark="m"
+    )
     return made
 
 

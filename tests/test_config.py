@@ -117,7 +117,8 @@ def test_cache_from_env():
         "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 2.0},
     }
     folder = cache_from_env({"DJANGO_CACHE_URL": "file:///srv/358/var/cache"})
-    assert folder["BACKEND"].endswith("FileBasedCache")
+    assert folder["BACKEND"] == "config.folder_cache.FolderCache"  # tests/test_folder_cache.py
+    assert folder["OPTIONS"]["MAX_ENTRIES"] >= 10_000  # an evening's sheets, not Django's 300
     assert folder["LOCATION"] == "/srv/358/var/cache"
     for bad in ("memcached://x", "file://relative/path", "nonsense"):
         with pytest.raises(ImproperlyConfigured, match="DJANGO_CACHE_URL"):

@@ -27,6 +27,7 @@ from tournaments.models import (
     Round,
     Season,
     Standings,
+    StandingsText,
     Table,
 )
 from tournaments.team_models import KeepApart, Team, TeamMember
@@ -111,6 +112,14 @@ class StandingsAdmin(ReadOnlyAdmin):
     list_filter = ("event", "built_at")
     search_fields = ("event__name",)
     list_select_related = ("event",)
+
+
+@admin.register(StandingsText)
+class StandingsTextAdmin(ReadOnlyAdmin):
+    list_display = ("snapshot", "language", "mark")
+    list_filter = ("language",)
+    search_fields = ("snapshot__event__name",)
+    list_select_related = ("snapshot__event",)
 
 
 @admin.register(EventLog)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.models import Game, Quorum
 from tournaments.clock_models import EventClock, RoundClock, TableClock
 from tournaments.common import vocabulary
+from tournaments.standings_models import NEWEST_SNAPSHOT, StandingsText  # noqa: F401
 from tournaments.team_models import EventTeams
 
 # The choices come from tournaments.common.vocabulary, where the words are listed once.
@@ -334,15 +335,14 @@ class Standings(models.Model):
     rows = models.JSONField(default=list)
     team_rows = models.JSONField(default=list, blank=True)  # standings.TeamRow's; []: no teams
     build_seconds = models.FloatField(default=0)
-    #: What the phones poll, written out once when the snapshot is stored
-    #: (tournaments.results.render), so no poll renders: the API's JSON body, and per
-    #: language code the standings table and the projector's ({"en": {"standings": ...}}).
+    #: What the phones poll, written out once when stored (tournaments.results.render), so no
+    #: poll renders: the API's body here, per language the tables in standings_models.
     api_body = models.TextField(blank=True, default="")
-    rendered = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-built_at", "-pk"]
         get_latest_by = "built_at"
+        indexes = [NEWEST_SNAPSHOT]  # its head read from the index alone (standings_models)
 
     def __str__(self) -> str:
         return f"{self.event} standings at {self.built_at:%Y-%m-%d %H:%M}"

@@ -39,7 +39,7 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
     Event: {"results_version"},
     # And a snapshot's team standings: they name teams and players by id
     # (docs/team-standings.md); a restored snapshot shows none until the next build.
-    Standings: {"api_body", "rendered", "results_version", "team_rows"},
+    Standings: {"api_body", "results_version", "team_rows"},
     # The club's own settings: restoring an event into a club leaves the club as it is.
     Club: {"ratings_public", "rate_casual_games"},
     # A player's personal code proves who they are: a file passed around must not. A restored

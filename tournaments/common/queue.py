@@ -12,6 +12,9 @@ pairs rounds still pending).
 """
 
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from celery import current_app
 from django.db import transaction
@@ -30,7 +33,35 @@ def enqueue_on_commit(name: str, *args) -> None:
     transaction.on_commit(lambda: enqueue_now(name, *args))
 
 
+#: The tasks held back by `coalesced` in this thread: (name, args) in order, each once.
+_held = threading.local()
+
+
+@contextmanager
+def coalesced(*names: str) -> Iterator[None]:
+    """Within the block, the tasks named are held back, each (name, args) once, and enqueued
+    once at its end: a script that makes many changes in a row (manage.py simulate_event
+    confirming a round's tables, tasks run in process) asks for one standings build of the
+    event after them, not one a change, each of which a later one made useless at once (at
+    999 players each build renders the whole table: a round's 333 builds cost minutes). A
+    worker coalesces the builds of a room's phones by time instead (tasks.build_standings)."""
+    if getattr(_held, "tasks", None) is not None:  # within another: the outer one enqueues
+        yield
+        return
+    _held.tasks, _held.names = {}, frozenset(names)
+    try:
+        yield
+    finally:
+        tasks, _held.tasks = _held.tasks, None
+        for name, args in tasks:
+            enqueue_now(name, *args)
+
+
 def enqueue_now(name: str, *args) -> bool:
+    held = getattr(_held, "tasks", None)
+    if held is not None and name in _held.names:
+        held.setdefault((name, args), None)
+        return True
     try:
         task_named(name).delay(*args)
     except Exception:  # noqa: BLE001 - any broker failure; the work is recoverable

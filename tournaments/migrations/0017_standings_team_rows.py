@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0014_teams_and_keep_apart"),
+        ("tournaments", "0015_standings_texts"),
     ]
 
     operations = [

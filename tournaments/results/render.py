@@ -2,11 +2,14 @@
 
 A thousand phones poll the standings (the page's fragment, the projector, the JSON API)
 every few seconds. Rendering 999 rows takes ~0.1 s, so each snapshot is written out once,
-when services.standings_build stores it, on the row it stores (the `standings_built` signal:
-services may not import the presenters this needs): the API's JSON body, and per language
-of the site the standings table and the projector's (`api_body`, `rendered`).
-A poll then reads one stored text and words only the few lines that change between two
-snapshots (what is counted, "built … ago", "being updated"): tournaments.results.presenters.
+when services.standings_build stores it (the `standings_built` signal: services may not
+import the presenters this needs): the API's JSON body on the snapshot's row (`api_body`),
+and per language of the site the standings table and the projector's, each language a row of
+plain text (tournaments.standings_models.StandingsText, the snapshot's `texts`). A poll reads
+the small head first (which snapshot, which writing of it: `newest_head`), then one stored
+text only if its answer is not kept already (`with_text`), and words only the few lines that
+change between two snapshots (what is counted, "built … ago", "being updated"):
+tournaments.results.presenters. No poll reads JSON of the whole standings.
 
 The players' names and who has withdrawn are written into the text, so a withdrawal (or a
 reinstatement) writes the newest snapshot out again after its transaction; `mark` names
@@ -18,19 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models.fields.json import KT
+from django.db.models import F, OuterRef, Subquery
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from tournaments.common.signals import standings_built
-from tournaments.models import Entry, Event, Standings, Team
+from tournaments.models import Entry, Event, Standings, StandingsText, Team
 from tournaments.results.presenters import standings_label, table_context
 from tournaments.results.selectors import (
     StandingsView,
@@ -39,6 +42,7 @@ from tournaments.results.selectors import (
     standings_people,
     team_order,
 )
+from tournaments.standings_models import texts_of
 
 STANDINGS_TABLE = "tournaments/public/standings.html#table"
 PROJECTOR_TABLE = "tournaments/public/projector.html#standings_table"
@@ -141,9 +145,17 @@ def written(snapshot: Standings) -> tuple[str, dict]:
 
 def write_out(snapshot: Standings) -> Standings:
     """Write a stored snapshot out again (a withdrawal, or one stored without it) and store
-    that on its row."""
+    that: its body on its row, its texts in place of those it had (two polls may write the
+    same snapshot out at once: the second's texts replace the first's, same words)."""
     body, rendered = written(snapshot)
-    Standings.objects.filter(pk=snapshot.pk).update(api_body=body, rendered=rendered)
+    with transaction.atomic():
+        Standings.objects.filter(pk=snapshot.pk).update(api_body=body)
+        StandingsText.objects.bulk_create(
+            texts_of(snapshot, rendered),
+            update_conflicts=True,
+            unique_fields=["snapshot", "language"],
+            update_fields=["mark", "counted", "standings_html", "projector_html"],
+        )
     snapshot.api_body, snapshot.rendered = body, rendered
     return snapshot
 
@@ -152,7 +164,8 @@ def write_out(snapshot: Standings) -> Standings:
 def _built(sender, snapshot: Standings, **kwargs) -> None:
     """A new snapshot is stored with its writing: were it written after it is stored, every
     poll in that time (a thousand phones, ~0.3 s of rendering at 999 players) would find it
-    without and write it out itself."""
+    without and write it out itself. `rendered` is what standings_build stores as the
+    snapshot's texts (standings_models.texts_of), in the transaction that stores it."""
     snapshot.api_body, snapshot.rendered = written(snapshot)
 
 
@@ -186,15 +199,16 @@ def _rewrite_newest(event_id: int) -> None:
 @dataclass(frozen=True)
 class Stored:
     """The newest snapshot as a poll needs it: which one, which writing of it (`mark`),
-    whether it is stale, and one written-out part in the active language with the label of
-    what it counts. `None` from `newest` when the event has no standings yet."""
+    whether it is stale, and in the active language the label of what it counts and, once
+    asked for (`with_text`), one written-out part. `None` from `newest_head` when the event
+    has no standings yet."""
 
     snapshot_id: int
     built_at: datetime
     stale: bool
     mark: str
     counted: str
-    text: str
+    text: str | None = None
 
 
 def _language() -> str:
@@ -202,39 +216,55 @@ def _language() -> str:
     return code if code in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
-def newest(event: Event, part: str) -> Stored | None:
-    """Two small queries (the newest snapshot's head and staleness: selectors.standings_head;
-    then the one part), whatever the field's size; written out now if it is missing."""
-    head = standings_head(event)
-    if head.snapshot_id is None:
-        return None
+def newest_head(event: Event) -> Stored | None:
+    """One small query, whatever the field's size and however many snapshots came before: the
+    newest snapshot's id and time and whether it is stale (from the index of the newest,
+    standings_models.NEWEST_SNAPSHOT), with its writing's mark and label in the active
+    language; no table. Written out now if its writing is missing."""
     code = _language()
-    found = (
-        Standings.objects.filter(pk=head.snapshot_id)
-        .annotate(
-            mark=KT("rendered__mark"),
-            counted_label=KT(f"rendered__{code}__counted"),
-            text=KT(f"rendered__{code}__{part}"),
+    texts = StandingsText.objects.filter(snapshot=OuterRef("pk"), language=code)
+    head = (
+        event.standings.annotate(
+            event_version=F("event__results_version"),
+            mark=Subquery(texts.values("mark")[:1]),
+            counted_label=Subquery(texts.values("counted")[:1]),
         )
-        .values("mark", "counted_label", "text")
+        .values("pk", "built_at", "results_version", "event_version", "mark", "counted_label")
         .first()
     )
-    if found is None:  # gone meanwhile: the next poll finds the newer one
+    if head is None:
         return None
-    if found["text"] is None:  # from before, or its writing failed
-        snapshot = Standings.objects.get(pk=head.snapshot_id)
+    mark, counted = head["mark"], head["counted_label"]
+    if mark is None:  # from before, or its writing failed
+        snapshot = Standings.objects.get(pk=head["pk"])
         snapshot.event = event
         rendered = write_out(snapshot).rendered
-        found = {"mark": rendered["mark"], "text": rendered[code][part]}
-        found["counted_label"] = rendered[code]["counted"]
-    return Stored(
-        head.snapshot_id,
-        head.built_at,
-        head.stale,
-        found["mark"],
-        found["counted_label"] or "",
-        found["text"],
+        mark, counted = rendered["mark"], rendered[code]["counted"]
+    stale = head["results_version"] != head["event_version"]
+    return Stored(head["pk"], head["built_at"], stale, mark, counted or "")
+
+
+def with_text(stored: Stored, part: str) -> Stored:
+    """`stored` with its `part` (PARTS) in the active language: one query of one plain text
+    column. Gone meanwhile (a newer writing replaced it): the newest writing's, which the
+    next poll's head names."""
+    code = _language()
+    text = (
+        StandingsText.objects.filter(snapshot_id=stored.snapshot_id, language=code)
+        .values_list(f"{part}_html", flat=True)
+        .first()
     )
+    if text is None:
+        snapshot = Standings.objects.filter(pk=stored.snapshot_id).first()
+        text = "" if snapshot is None else write_out(snapshot).rendered[code][part]
+    return replace(stored, text=text)
+
+
+def newest(event: Event, part: str) -> Stored | None:
+    """The newest snapshot's head and its `part` in the active language: two small queries
+    (newest_head, with_text), whatever the field's size."""
+    head = newest_head(event)
+    return None if head is None else with_text(head, part)
 
 
 def api_answer(event: Event) -> tuple[str, bytes]:

@@ -14,7 +14,8 @@ from tournaments import standings
 from tournaments.common import bridge
 from tournaments.common.services import log_action
 from tournaments.common.signals import standings_built
-from tournaments.models import Event, Standings, Table
+from tournaments.models import Event, Standings, StandingsText, Table
+from tournaments.standings_models import texts_of
 
 
 def result_confirm(*, table: Table, actor: str, version: object = None, note: str = "") -> Game:
@@ -56,9 +57,8 @@ def standings_build(*, event_id: int) -> Standings:
     one stored, so the snapshot is stale at once and the change's own build follows."""
     event = Event.objects.get(pk=event_id)
     version = event.results_version
-    latest = event.standings.first()
-    if latest is not None and latest.results_version == version:
-        return latest
+    if _newest_version(event) == version:
+        return _newest(event)
     started = time.perf_counter()
     players, results, byes = bridge.standings_inputs(event)
     rows = standings.build_standings(players, results, byes, bridge.standings_config(event))
@@ -85,10 +85,24 @@ def standings_build(*, event_id: int) -> Standings:
     built_at = snapshot.built_at
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)  # one build stored at a time
-        latest = event.standings.first()
-        if latest is not None and latest.results_version == version:
-            return latest
+        if _newest_version(event) == version:
+            return _newest(event)
         snapshot.save()  # auto_now_add stamps it anew: the time written out is kept
+        if getattr(snapshot, "rendered", None):  # else the first poll writes it out
+            StandingsText.objects.bulk_create(texts_of(snapshot, snapshot.rendered))
         Standings.objects.filter(pk=snapshot.pk).update(built_at=built_at)
         snapshot.built_at = built_at
     return snapshot
+
+
+def _newest_version(event: Event) -> int | None:
+    """The version of the event's newest snapshot (None: none yet), read from the index of the
+    newest (standings_models.NEWEST_SNAPSHOT): one entry, not the snapshot's rows and texts
+    (reading the whole newest snapshot, twice a confirmation, made the k-th confirmation of a
+    999-player round cost more with every k)."""
+    return event.standings.values_list("results_version", flat=True).first()
+
+
+def _newest(event: Event) -> Standings:
+    """The newest snapshot, found current: its rows and texts are read only when used."""
+    return event.standings.defer("rows", "api_body").first()

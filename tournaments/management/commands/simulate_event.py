@@ -16,6 +16,7 @@ import engine
 from config.celery import app as celery_app
 from scoring import autoplay
 from tournaments import pairing
+from tournaments.common.queue import coalesced
 from tournaments.events.services.event import club_create, event_create, event_end
 from tournaments.events.services.registration import players_register
 from tournaments.models import Round, Table
@@ -90,9 +91,12 @@ def simulate(*, players: int, rounds: int, ruleset: str, mode: str, seed: int) -
         output["seconds"]["pairing"].append(round_.pairing_seconds)
         round_publish(round_=round_, actor="simulator")
         tables = list(round_.tables.select_related("game").order_by("number"))
-        for table in tables:
-            _play(table, rng)
-        round_close(round_=round_, actor="simulator")
+        # One standings build for the round's results, as a worker coalesces a room's
+        # confirmations, not one a table (tournaments.common.queue.coalesced).
+        with coalesced("build_standings"):
+            for table in tables:
+                _play(table, rng)
+            round_close(round_=round_, actor="simulator")
         # The round's results are all in: wait for the build that counts them all.
         snapshot = _wait_for(
             lambda: standings_current(event),

@@ -108,17 +108,23 @@ def _text(tag: str) -> str | None:
 
 
 def _fragment(request, event: Event) -> Kept:
-    """The standings fragment now (three small queries with the event's), kept for the
-    polls that follow: its ETag under a small key for FRESH_SECONDS (a poll with that ETag
-    reads nothing else), its HTML under the ETag, which names it."""
-    stored = standings_render.newest(event, "standings")
-    context = {"event": event, "poll_seconds": POLL_SECONDS, **_standings_parts(stored)}
-    html = render_to_string(STANDINGS + "#standings", context, request)
-    answer = Kept(standings_etag(stored), html)
-    _texts.put(answer.etag, html)
-    cache.set(_text_key(answer.etag), html, TEXT_SECONDS)
-    cache.set(_tag_key(event.slug), answer.etag, FRESH_SECONDS)
-    return answer
+    """The standings fragment now, kept for the polls that follow: its ETag under a small key
+    for FRESH_SECONDS (a poll with that ETag reads nothing else), its HTML under the ETag,
+    which names it. The ETag comes first, from the newest snapshot's small head (one query
+    with the event's): when the fragment it names is kept already (nothing changed since the
+    key expired, the usual case), nothing else is read, rendered or written but the small
+    key; else one stored text is read (a plain column) and the lines above it worded."""
+    head = standings_render.newest_head(event)
+    tag = standings_etag(head)
+    html = _text(tag)
+    if html is None:
+        stored = None if head is None else standings_render.with_text(head, "standings")
+        context = {"event": event, "poll_seconds": POLL_SECONDS, **_standings_parts(stored)}
+        html = render_to_string(STANDINGS + "#standings", context, request)
+        _texts.put(tag, html)
+        cache.set(_text_key(tag), html, TEXT_SECONDS)
+    cache.set(_tag_key(event.slug), tag, FRESH_SECONDS)
+    return Kept(tag, html)
 
 
 @event_page
@@ -190,12 +196,14 @@ def projector(request, event: Event):
 
 @event_page
 def projector_live(request, event: Event):
-    """The projector's fragment for the poll: 304 while no table and no standings changed."""
-    stored = standings_render.newest(event, "projector")
+    """The projector's fragment for the poll: 304 while no table and no standings changed (the
+    standings' small head tells; their table's text is read only for a 200)."""
+    head = standings_render.newest_head(event)
     round_ = newest_published_round(event)
-    tag = _projector_etag(stored, round_)
+    tag = _projector_etag(head, round_)
     cached = not_modified(request, tag)
     if cached is not None:
         return cached
+    stored = None if head is None else standings_render.with_text(head, "projector")
     response = render(request, PROJECTOR + "#live", _projector_context(event, stored, round_))
     return polled(response, tag)
