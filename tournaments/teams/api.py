@@ -17,6 +17,7 @@ from config.api_schema import BODY, TOKEN, Out, answers, extra, link, links
 from tournaments.common.web.api_auth import organised_event, organiser_token
 from tournaments.common.web.api_input import actor, is_int, number, text
 from tournaments.models import Event, KeepApart, Team
+from tournaments.teams import services
 from tournaments.teams.selectors import (
     entries_by_player,
     event_teams,
@@ -24,17 +25,7 @@ from tournaments.teams.selectors import (
     rule_of,
     team_of,
 )
-from tournaments.teams.services import (
-    MAX_REASON,
-    MAX_TEAM_NAME,
-    keep_apart_create,
-    keep_apart_delete,
-    team_create,
-    team_delete,
-    team_member_remove,
-    team_members_add,
-    team_rename,
-)
+from tournaments.teams.services import MAX_REASON, MAX_TEAM_NAME
 
 #: The operations' ids as published (config.api_ninja.Api.get_openapi_operation_id).
 OPERATION_IDS = "tournaments_api_teams"
@@ -177,14 +168,14 @@ def teams(request: HttpRequest, slug: str) -> HttpResponse:
     url_name="team_create",
     openapi_extra=extra(body_doc(TeamIn), NEW_TEAM),
 )
-def team_new(request: HttpRequest, slug: str) -> HttpResponse:
+def team_create(request: HttpRequest, slug: str) -> HttpResponse:
     """A new team (a name no other team of the event has), with its players if given."""
     user = request.auth
     event = organised_event(user, slug)
     data = read_body(request, TeamIn)
     name = text(data.name, "name", MAX_TEAM_NAME)
     entries = _entries(event, data.players)
-    team = team_create(event=event, name=name, entries=entries, actor=actor(user), by=user)
+    team = services.team_create(event=event, name=name, entries=entries, actor=actor(user), by=user)
     return json_response(_team_answer(team), 201)
 
 
@@ -197,18 +188,20 @@ def team_update(request: HttpRequest, slug: str, team_id: str) -> HttpResponse:
     event = organised_event(user, slug)
     team = _team(event, team_id)
     data = read_body(request, RenameIn)
-    team_rename(team=team, name=text(data.name, "name", MAX_TEAM_NAME), actor=actor(user), by=user)
+    services.team_rename(
+        team=team, name=text(data.name, "name", MAX_TEAM_NAME), actor=actor(user), by=user
+    )
     return json_response(_team_answer(team))
 
 
 @router.delete(TEAM, response={200: DeletedOut, **WRITE}, url_name="team_delete")
-def team_remove(request: HttpRequest, slug: str, team_id: str) -> HttpResponse:
+def team_delete(request: HttpRequest, slug: str, team_id: str) -> HttpResponse:
     """Delete the team; its players stay entered, in no team."""
     user = request.auth
     event = organised_event(user, slug)
     team = _team(event, team_id)
     pk = team.pk
-    team_delete(team=team, actor=actor(user), by=user)
+    services.team_delete(team=team, actor=actor(user), by=user)
     return json_response({"id": pk, "deleted": True})
 
 
@@ -218,13 +211,13 @@ def team_remove(request: HttpRequest, slug: str, team_id: str) -> HttpResponse:
     url_name="team_members_add",
     openapi_extra=body_doc(MembersIn),
 )
-def team_members(request: HttpRequest, slug: str, team_id: str) -> HttpResponse:
+def team_members_add(request: HttpRequest, slug: str, team_id: str) -> HttpResponse:
     """Players join the team (one already in another team: 409, and nobody joins)."""
     user = request.auth
     event = organised_event(user, slug)
     team = _team(event, team_id)
     entries = _entries(event, read_body(request, MembersIn).players, least=1)
-    team_members_add(team=team, entries=entries, actor=actor(user), by=user)
+    services.team_members_add(team=team, entries=entries, actor=actor(user), by=user)
     return json_response(_team_answer(team))
 
 
@@ -233,7 +226,9 @@ def team_members(request: HttpRequest, slug: str, team_id: str) -> HttpResponse:
     response={200: TeamOut, **WRITE},
     url_name="team_member_remove",
 )
-def team_member_out(request: HttpRequest, slug: str, team_id: str, player_id: str) -> HttpResponse:
+def team_member_remove(
+    request: HttpRequest, slug: str, team_id: str, player_id: str
+) -> HttpResponse:
     """The player leaves the team and stays entered."""
     user = request.auth
     event = organised_event(user, slug)
@@ -242,7 +237,7 @@ def team_member_out(request: HttpRequest, slug: str, team_id: str, player_id: st
     entry = next(iter(entries_by_player(event, [number(player_id, missing)])), None)
     if entry is None:
         raise ApiError(404, missing)
-    team_member_remove(team=team, entry=entry, actor=actor(user), by=user)
+    services.team_member_remove(team=team, entry=entry, actor=actor(user), by=user)
     return json_response(_team_answer(team))
 
 
@@ -263,7 +258,7 @@ def keep_apart(request: HttpRequest, slug: str) -> HttpResponse:
     url_name="keep_apart_create",
     openapi_extra=body_doc(KeepApartIn),
 )
-def keep_apart_new(request: HttpRequest, slug: str) -> HttpResponse:
+def keep_apart_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Keep two or more players apart at the tables, with an optional reason."""
     user = request.auth
     event = organised_event(user, slug)
@@ -271,7 +266,7 @@ def keep_apart_new(request: HttpRequest, slug: str) -> HttpResponse:
     entries = _entries(event, data.players, least=2)
     if not isinstance(data.reason, str):
         raise ApiError(400, _("reason must be a string"))
-    rule = keep_apart_create(
+    rule = services.keep_apart_create(
         event=event, entries=entries, label=data.reason, actor=actor(user), by=user
     )
     return json_response(_rule_answer(rule), 201)
@@ -280,7 +275,7 @@ def keep_apart_new(request: HttpRequest, slug: str) -> HttpResponse:
 @router.delete(
     APART + "/{rule_id}", response={200: DeletedOut, **WRITE}, url_name="keep_apart_delete"
 )
-def keep_apart_remove(request: HttpRequest, slug: str, rule_id: str) -> HttpResponse:
+def keep_apart_delete(request: HttpRequest, slug: str, rule_id: str) -> HttpResponse:
     """Delete a keep-apart rule."""
     user = request.auth
     event = organised_event(user, slug)
@@ -290,5 +285,5 @@ def keep_apart_remove(request: HttpRequest, slug: str, rule_id: str) -> HttpResp
     except KeepApart.DoesNotExist:
         raise ApiError(404, missing) from None
     pk = rule.pk
-    keep_apart_delete(rule=rule, actor=actor(user), by=user)
+    services.keep_apart_delete(rule=rule, actor=actor(user), by=user)
     return json_response({"id": pk, "deleted": True})
