@@ -72,7 +72,9 @@ def teams(request, event: Event):
 @require_POST
 def team_new(request, event: Event):
     form = TeamForm(request.POST)
-    outcome = submit(form, team_create, event=event, actor=actor(request), by=request.user)
+    outcome = submit(
+        form, team_create, error_field="name", event=event, actor=actor(request), by=request.user
+    )
     if not outcome.ok:
         return _page(request, event, team_form=form, status=outcome.status)
     messages.success(request, _("Team %(team)s made.") % {"team": outcome.result.name})
@@ -183,6 +185,7 @@ def apart_new(request, event: Event):
             "entries": entries_by_id(event, form.cleaned_data["entries"]),
             "label": form.cleaned_data["label"],
         },
+        error_field="entries",
         event=event,
         actor=actor(request),
         by=request.user,
