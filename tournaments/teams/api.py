@@ -15,7 +15,7 @@ from config.api import ApiError, Body, json_response, loose, read_body
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, Out, answers, extra, link, links
 from tournaments.common.web.api_auth import organised_event, organiser_token
-from tournaments.common.web.api_input import actor, is_int, number, text
+from tournaments.common.web.api_input import MAX_ID, actor, is_int, number, text
 from tournaments.models import Event, KeepApart, Team
 from tournaments.teams import services
 from tournaments.teams.selectors import (
@@ -37,7 +37,7 @@ WRITE = answers({}, TOKEN, 404, BODY, 409)
 
 PLAYER_IDS = {
     "type": "array",
-    "items": {"type": "integer", "minimum": 1},
+    "items": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
     "maxItems": MAX_PLAYERS,
     "description": "player ids of the event's players",
 }
@@ -128,7 +128,7 @@ def _entries(event: Event, value: object, *, least: int = 0) -> list:
     if (
         not isinstance(value, list)
         or not least <= len(value) <= MAX_PLAYERS
-        or not all(is_int(pid) for pid in value)
+        or not all(is_int(pid) and 1 <= pid <= MAX_ID for pid in value)
     ):
         raise ApiError(
             400,
