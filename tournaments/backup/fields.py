@@ -61,6 +61,8 @@ ADDED: dict[type[models.Model], set[str]] = {
         "clock_autostart",
         "clock_at_time",
         "clock_more_deals",
+        "team_scoring",
+        "team_precedence",
     },
     Entry: {"checked_in_by", "checked_in_at"},
     Round: {"clock_started_at", "clock_deadline", "clock_remaining", "clock_stopped_at"},
