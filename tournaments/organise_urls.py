@@ -225,7 +225,7 @@ urlpatterns = [
     # downloads
     re_path(
         r"^organise/events/(?P<slug>[-a-zA-Z0-9_]+)/export/"
-        r"(?P<what>standings|pairings|hands)\.(?P<fmt>csv|xlsx|json)$",
+        r"(?P<what>standings|pairings|hands|teams|apart)\.(?P<fmt>csv|xlsx|json)$",
         organise_export.export,
         name="organise_export",
     ),

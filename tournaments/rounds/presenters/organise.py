@@ -33,6 +33,8 @@ EXPORT_LABELS = {
     "standings": gettext_lazy("Standings"),
     "pairings": gettext_lazy("Pairings of every round"),
     "hands": gettext_lazy("Every deal of every game"),
+    "teams": gettext_lazy("Teams and their players"),
+    "apart": gettext_lazy("Players kept apart"),
 }
 #: Rows on a printed score sheet when the rules set no last hand (a goal, an instant win).
 OPEN_ENDED_SHEET_ROWS = 20
