@@ -169,3 +169,23 @@ def test_strangers_are_refused(event, outsider_client, client):
     )
     assert client.get(url(event, "organise_teams")).status_code == 302  # to the login
     assert not Team.objects.exists()
+
+
+def test_the_draft_says_in_words_who_sits_together_against_a_rule(
+    event, organiser_client, build_round
+):
+    round_ = build_round(event)
+    table = round_.tables.order_by("number").first()
+    a, b = sorted(table.seat_ids[:2])
+    pair = list(event.entries.filter(player_id__in=[a, b]))
+    keep_apart_create(event=event, entries=pair, label="couple")
+    table.flags = [{"code": "apart", "players": [a, b]}, {"code": "teammates", "players": [a, b]}]
+    table.save(update_fields=["flags"])
+    names = dict(event.entries.values_list("player_id", "player__name"))
+    page = organiser_client.get(reverse("tournaments:organise_round", args=[event.slug, 1]))
+    html = page.content.decode()
+    assert (
+        f"{names[a]} and {names[b]} are seated together although they must be kept apart "
+        "(reason: couple)."
+    ) in html
+    assert f"{names[a]} and {names[b]} are teammates." in html
