@@ -2,7 +2,8 @@
 
 `event_export` writes everything an event is made of: its club, settings, organisers,
 entries, rounds with their tables and byes, each table's game with every deal ever entered
-(undone ones too) and every change, the standings snapshots, the event log, and its teams and keep-apart rules.
+(undone ones too) and every change, the standings snapshots, the event log, and its teams
+and keep-apart rules.
 `event_import` loads such a document in one transaction, or refuses it and writes nothing.
 
 Rows refer to each other by what they mean, never by database id: players by name (names
