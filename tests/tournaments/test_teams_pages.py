@@ -189,3 +189,16 @@ def test_the_draft_says_in_words_who_sits_together_against_a_rule(
         "(reason: couple)."
     ) in html
     assert f"{names[a]} and {names[b]} are teammates." in html
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [("", "a team needs a name"), ("x" * 81, "a team&#x27;s name has at most 80 characters")],
+)
+def test_a_name_empty_or_too_long_is_said_in_the_sites_words(event, organiser_client, name, said):
+    team = team_create(event=event, name="Aces")
+    made = organiser_client.post(url(event, "organise_team_create"), {"name": name})
+    assert made.status_code == 400 and said in made.content.decode()
+    renamed = organiser_client.post(url(event, "organise_team_rename", team.pk), {"name": name})
+    assert renamed.status_code == 400 and said in renamed.content.decode()
+    assert list(Team.objects.values_list("name", flat=True)) == ["Aces"]

@@ -19,11 +19,14 @@ _BETWEEN_NAMES = re.compile(f"[{re.escape(SEPARATORS)}]")
 class TeamForm(Form):
     """A new team's name, or a team's new name."""
 
-    name = forms.CharField(label=_("Team name"), max_length=MAX_TEAM_NAME)
+    # Empty or too long is the service's to refuse, in its words (teams.services.team_name).
+    name = forms.CharField(label=_("Team name"), required=False, strip=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["name"].widget.attrs.update(autocomplete="off", spellcheck="false")
+        self.fields["name"].widget.attrs.update(
+            autocomplete="off", spellcheck="false", maxlength=MAX_TEAM_NAME, required=True
+        )
 
 
 class MemberForm(Form):
