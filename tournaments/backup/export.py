@@ -101,8 +101,9 @@ def event_export(*, event: Event) -> dict:
 
 
 def _teams_out(event: Event, namer) -> dict:
-    """The teams and keep-apart rules, each with its players' names: four queries however
-    many there are (none skipped for an event without any, so every export counts alike)."""
+    """The teams and keep-apart rules, each with its players' names (a team's in the order
+    they joined, a rule's in the order they were entered): four queries however many there
+    are (none skipped for an event without any, so every export counts alike)."""
     members = defaultdict(list)
     for member in (
         TeamMember.objects.filter(team__event=event).select_related("entry").order_by("pk")
@@ -110,7 +111,7 @@ def _teams_out(event: Event, namer) -> dict:
         members[member.team_id].append(member.entry.player_id)
     grouped = defaultdict(list)
     through = KeepApart.entries.through.objects.filter(keepapart__event=event)
-    for rule_id, player_id in through.order_by("pk").values_list(
+    for rule_id, player_id in through.order_by("entry_id").values_list(
         "keepapart_id", "entry__player_id"
     ):
         grouped[rule_id].append(player_id)
