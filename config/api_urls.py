@@ -18,6 +18,7 @@ ROUTERS = (
     "tournaments.rounds.api.rounds.router",
     "tournaments.clubs.api.seasons.router",
     "tournaments.clubs.api.ratings.router",
+    "tournaments.teams.api.router",
 )
 
 api = make_api(

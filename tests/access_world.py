@@ -41,6 +41,8 @@ from tournaments.models import (
     Table,
 )
 from tournaments.rounds.services.rounds import round_create, round_publish
+from tournaments.team_models import KeepApart, Team, TeamMember
+from tournaments.teams.services import keep_apart_create, team_create
 
 ROLES = ("anonymous", "table", "club", "event", "other club", "other event", "superuser")
 USERS = {
@@ -125,6 +127,9 @@ class World:
         self.game.refresh_from_db()
         self.entry = Entry.objects.get(event=self.event, player_id=table.seat_0_id)
         self.newcomer = NewcomerRequest.objects.create(event=self.event, name="A7 Newcomer")
+        self.team = team_create(event=self.event, name="A team", entries=[self.entry])
+        pair = list(Entry.objects.filter(event=self.event).order_by("pk")[:2])
+        self.rule = keep_apart_create(event=self.event, entries=pair, label="couple")
         other = club_create(name="Club B", slug="club-b", creator=bob)
         night_b = event_create(club=other, name="B night", organisers=[bob])
         organiser_add(event=night_b, username="carol", by=bob)
@@ -173,6 +178,8 @@ def build_url(name: str, route: str, world: World) -> str:
         "invitation_id": world.invitation.pk,
         "request_id": world.newcomer.pk,
         "token": world.invitation_token,
+        "team_id": world.team.pk,
+        "rule_id": world.rule.pk,
     }
     return reverse(name, kwargs={key: values[key] for key in wanted})
 
@@ -190,6 +197,14 @@ def write_body(name: str, world: World) -> dict:
             "pairing": "random",
         },
         "api:players": {"names": ["A0 Player", "Intruder"]},
+        "api:team_create": {"name": "Intruders"},
+        "api:team_update": {"name": "Taken over"},
+        "api:team_members_add": {"players": [members[1].pk]},
+        "api:keep_apart_create": {"players": [members[0].pk, members[1].pk]},
+        "tournaments:organise_team_create": {"name": "Intruders"},
+        "tournaments:organise_teams_paste": {"text": "Intruders: A1 Player"},
+        "tournaments:organise_team_rename": {"name": "Taken over"},
+        "tournaments:organise_team_member_add": {"entry": world.entry.pk},
         "tournaments:organise_event_new": {**EVENT_FORM, "club": world.club.pk},
         "tournaments:organise_player_add": {"name": "Intruder"},
         "tournaments:organise_players_paste": {"names": "Intruder\nOutsider"},
@@ -248,4 +263,8 @@ def fingerprint() -> tuple:
         GameChange.objects.count(),
         SeatClaim.objects.count(),
         Verdict.objects.count(),
+        _rows(Team.objects, "pk", "event_id", "name"),
+        _rows(TeamMember.objects, "pk", "team_id", "entry_id"),
+        _rows(KeepApart.objects, "pk", "event_id", "label"),
+        _rows(KeepApart.entries.through.objects, "pk", "keepapart_id", "entry_id"),
     )

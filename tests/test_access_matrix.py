@@ -174,6 +174,16 @@ MATRIX: dict[str, tuple[frozenset, frozenset]] = {
     "tournaments:organise_print_sheets": (RUNS_EVENT, RUNS_EVENT),
     "tournaments:organise_print_pairings": (RUNS_EVENT, RUNS_EVENT),
     "tournaments:organise_export": (RUNS_EVENT, RUNS_EVENT),
+    # teams and keep-apart rules (tournaments.teams.views.organise_teams)
+    "tournaments:organise_teams": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_team_create": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_teams_paste": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_team_rename": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_team_delete": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_team_member_add": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_team_member_remove": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_apart_create": (RUNS_EVENT, RUNS_EVENT),
+    "tournaments:organise_apart_delete": (RUNS_EVENT, RUNS_EVENT),
     # --- the API (tokens) ---
     "api:game": (EVERYONE, EVERYONE),
     "api:deals": (TABLE_ONLY, TABLE_ONLY),
@@ -213,6 +223,16 @@ MATRIX: dict[str, tuple[frozenset, frozenset]] = {
     "api:game_confirm": (KEEPS_GAME, KEEPS_GAME),
     "api:club_season_standings": (EVERYONE, EVERYONE),
     "api:club_ratings": (RUNS_CLUB, RUNS_CLUB),
+    # teams and keep-apart rules (tournaments.teams.api)
+    "api:teams": (RUNS_EVENT, RUNS_EVENT),
+    "api:team_create": (RUNS_EVENT, RUNS_EVENT),
+    "api:team_update": (RUNS_EVENT, RUNS_EVENT),
+    "api:team_delete": (RUNS_EVENT, RUNS_EVENT),
+    "api:team_members_add": (RUNS_EVENT, RUNS_EVENT),
+    "api:team_member_remove": (RUNS_EVENT, RUNS_EVENT),
+    "api:keep_apart": (RUNS_EVENT, RUNS_EVENT),
+    "api:keep_apart_create": (RUNS_EVENT, RUNS_EVENT),
+    "api:keep_apart_delete": (RUNS_EVENT, RUNS_EVENT),
 }
 
 #: Routes that take none of a club, event, member, season, rating or game, and why.

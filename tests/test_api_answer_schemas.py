@@ -154,6 +154,22 @@ def run_evening(evening: Evening, django_user_model) -> None:
     for change in ("check-out", "check-in", "withdraw", "reinstate"):
         call("POST", f"{first}/{change}", {"reason": "late"}, expect=200)
 
+    # teams and keep-apart rules (tournaments.teams.api)
+    teams = f"/api/events/{slug}/teams"
+    ids = [player["id"] for player in players]
+    team = call("POST", teams, {"name": "Aces", "players": ids[:1]}, expect=201)
+    call("POST", f"{teams}/{team['id']}/members", {"players": ids[1:2]}, expect=200)
+    call("PATCH", f"{teams}/{team['id']}", {"name": "Kings"}, expect=200)
+    call("DELETE", f"{teams}/{team['id']}/members/{ids[1]}", expect=200)
+    call("GET", teams)
+    gone = call("POST", teams, {"name": "Gone"}, expect=201)
+    call("DELETE", f"{teams}/{gone['id']}", expect=200)
+    apart = f"/api/events/{slug}/keep-apart"
+    call("POST", apart, {"players": ids[2:4], "reason": "couple"}, expect=201)
+    rule = call("POST", apart, {"players": ids[4:6]}, expect=201)
+    call("GET", apart)
+    call("DELETE", f"{apart}/{rule['id']}", expect=200)
+
     # self check-in: opened, a newcomer accepted and one declined, closed
     call("POST", f"/api/events/{slug}/self-check-in/open", {}, expect=200)
     event_row = Event.objects.get(slug=slug)

@@ -53,6 +53,17 @@ PUBLISHED = [
     "tournaments_api_standings_head",
     "tournaments_api_team_standings",
     "tournaments_api_team_standings_head",
+    "tournaments_api_teams_keep_apart",
+    "tournaments_api_teams_keep_apart_create",
+    "tournaments_api_teams_keep_apart_delete",
+    "tournaments_api_teams_keep_apart_head",
+    "tournaments_api_teams_team_create",
+    "tournaments_api_teams_team_delete",
+    "tournaments_api_teams_team_member_remove",
+    "tournaments_api_teams_team_members_add",
+    "tournaments_api_teams_team_update",
+    "tournaments_api_teams_teams",
+    "tournaments_api_teams_teams_head",
 ]
 
 

@@ -101,7 +101,9 @@ def test_the_contracts_cover_the_rules_of_the_architecture():
 
 #: The feature folders of tournaments: each holds the same rooms (views, api, web,
 #: presenters, forms, services, selectors...), the contract "feature-layers".
-FEATURES = [f"tournaments.{name}" for name in ("clubs", "events", "rounds", "results", "common")]
+FEATURES = [
+    f"tournaments.{name}" for name in ("clubs", "events", "rounds", "results", "teams", "common")
+]
 
 
 def children_of(package: str) -> set[str]:

@@ -23,8 +23,9 @@ from scoring import services as scoring
 from scoring.models import DealEntry, Game, GameChange
 from tournaments.events.services.event import club_create, event_create
 from tournaments.events.services.registration import players_register
-from tournaments.models import Entry, EventLog, Round, Season
+from tournaments.models import Entry, EventLog, KeepApart, Round, Season, Team, TeamMember
 from tournaments.rounds.services.rounds import round_create, round_publish
+from tournaments.teams.services import keep_apart_create, team_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,6 +74,8 @@ def build(name: str, route: str, world) -> str:
         "invitation_id": 1,
         "token": "no-such-invitation",
         "request_id": 1,  # a newcomer's request (self check-in): none waits
+        "team_id": world.team.pk,  # teams and keep-apart rules (docs/teams.md)
+        "rule_id": world.rule.pk,
     }
     return reverse(name, kwargs={key: values[key] for key in wanted})
 
@@ -101,6 +104,8 @@ def world(django_user_model):
     autoplay.play(w.game, random.Random(1))  # finished, awaiting confirmation
     autoplay.play(w.second_game, random.Random(2), deals=2)
     w.entry = Entry.objects.filter(event=w.event).first()
+    w.team = team_create(event=w.event, name="Aces", entries=[w.entry])
+    w.rule = keep_apart_create(event=w.event, entries=list(w.event.entries.all()[:2]))
     return w
 
 
@@ -116,6 +121,9 @@ def fingerprint() -> tuple:
         tuple(Round.objects.order_by("pk").values_list("status", flat=True)),
         tuple(Game.objects.order_by("pk").values_list("result", "secret")),
         Game.objects.count(),
+        tuple(Team.objects.order_by("pk").values_list("pk", "name")),
+        TeamMember.objects.count(),
+        KeepApart.objects.count(),
     )
 
 

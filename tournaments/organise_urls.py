@@ -19,6 +19,7 @@ from tournaments.rounds.views import (
     organise_rounds,
     organise_tables,
 )
+from tournaments.teams.views import organise_teams
 
 EVENT = "organise/events/<slug:slug>/"
 ROUND = EVENT + "rounds/<int:number>/"
@@ -131,6 +132,36 @@ urlpatterns = [
         name="organise_reinstate",
     ),
     path(EVENT + "players/slips/", organise_codes.slips, name="organise_player_slips"),
+    # teams and keep-apart rules (tournaments.teams.views.organise_teams)
+    path(EVENT + "teams/", organise_teams.teams, name="organise_teams"),
+    path(EVENT + "teams/new/", organise_teams.team_new, name="organise_team_create"),
+    path(EVENT + "teams/paste/", organise_teams.teams_paste_view, name="organise_teams_paste"),
+    path(
+        EVENT + "teams/<int:team_id>/rename/",
+        organise_teams.team_rename_view,
+        name="organise_team_rename",
+    ),
+    path(
+        EVENT + "teams/<int:team_id>/delete/",
+        organise_teams.team_delete_view,
+        name="organise_team_delete",
+    ),
+    path(
+        EVENT + "teams/<int:team_id>/members/",
+        organise_teams.team_member_add,
+        name="organise_team_member_add",
+    ),
+    path(
+        EVENT + "teams/<int:team_id>/members/<int:entry_id>/remove/",
+        organise_teams.team_member_remove_view,
+        name="organise_team_member_remove",
+    ),
+    path(EVENT + "teams/apart/", organise_teams.apart_new, name="organise_apart_create"),
+    path(
+        EVENT + "teams/apart/<int:rule_id>/delete/",
+        organise_teams.apart_delete,
+        name="organise_apart_delete",
+    ),
     # self check-in (tournaments.events.views.organise_check_in)
     path(
         EVENT + "players/self-check-in/",
@@ -194,7 +225,7 @@ urlpatterns = [
     # downloads
     re_path(
         r"^organise/events/(?P<slug>[-a-zA-Z0-9_]+)/export/"
-        r"(?P<what>standings|pairings|hands|teams)\.(?P<fmt>csv|xlsx|json)$",
+        r"(?P<what>standings|pairings|hands|team-standings|teams|apart)\.(?P<fmt>csv|xlsx|json)$",
         organise_export.export,
         name="organise_export",
     ),

@@ -47,6 +47,8 @@ from tournaments.results import sweep
 from tournaments.results.selectors import standings_latest
 from tournaments.results.services import result_confirm, result_reopen, standings_build
 from tournaments.rounds.services.rounds import round_close, round_create, round_publish, round_swap
+from tournaments.team_models import KeepApart, Team, TeamMember
+from tournaments.teams.services import keep_apart_create, team_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,6 +69,10 @@ MODELS: list[type[Model]] = [
     DealEntry,
     GameChange,
     User,
+    Team,
+    TeamMember,
+    KeepApart,
+    KeepApart.entries.through,
 ]
 
 
@@ -145,6 +151,9 @@ def played() -> Event:
     check_in.self_check_in_set(event=event, open=True, actor="olga")
     check_in.self_check_in(event=event, entry=late, proven=late)
     check_in.newcomer_ask(event=event, name="Asked At Door", address="10.0.0.1")
+    # a team and a keep-apart rule (docs/teams.md)
+    team_create(event=event, name="=1+1 Aces", entries=entries[:2], actor="olga")
+    keep_apart_create(event=event, entries=entries[2:5], label="same club", actor="olga")
     return Event.objects.get(pk=event.pk)
 
 
@@ -264,6 +273,15 @@ def test_the_export_holds_the_whole_event_and_names_players_by_name(played):
     assert [asked["name"] for asked in data["newcomers"]] == ["Asked At Door"]
     self_checked = next(line for line in data["log"] if line["action"] == "self_checked_in")
     assert self_checked["data"]["player"] == "Late Comer"
+    (team,) = data["teams"]
+    assert (team["name"], team["players"]) == ("=1+1 Aces", ["Player 01", "Player 02"])
+    (rule,) = data["keep_apart"]
+    assert (rule["label"], rule["players"]) == (
+        "same club",
+        ["Player 03", "Player 04", "Player 05"],
+    )
+    made = next(line for line in data["log"] if line["action"] == "team_created")
+    assert made["data"]["players"] == ["Player 01", "Player 02"]
 
     games = [table["game"] for round_ in rounds for table in round_["tables"]]
     actions = {change["action"] for game in games for change in game["changes"]}
@@ -597,6 +615,14 @@ REFUSALS = {
     "an unknown pairing mode": (_set("event.pairing_modes", ["chess"]), "pairing mode"),
     "placing points upside down": (_set("event.placing_points", [0, 1, 3]), "placing points"),
     "a counted that is not an object": (_set("standings.0.counted", []), "must be an object"),
+    # teams and keep-apart rules (docs/teams.md)
+    "a team naming a stranger": (_set("teams.0.players.1", "Somebody Else"), "entries"),
+    "a keep-apart rule naming a stranger": (_set("keep_apart.0.players.0", "Nobody"), "entries"),
+    "a team without its players": (_drop("teams.0.players"), "lacks players"),
+    "a player in two teams": (
+        lambda data: data["teams"].append({**data["teams"][0], "id": None, "name": "Twice"}),
+        "database refused",
+    ),
 }
 
 
@@ -700,13 +726,14 @@ def test_a_backup_written_before_the_rewrite_imports_and_round_trips():
     added = {"counted", "confirm_quorum", "seed_by_rating", "pin", "quorum", "self_check_in"}
     added |= {"checked_in_by", "checked_in_at", "newcomers"}  # self check-in
     added |= set(CLOCK_FIELDS) | {"played_at"}
-    added |= {"team_scoring", "team_precedence"}  # docs/team-standings.md
+    added |= {"teams", "keep_apart", "team_scoring", "team_precedence"}  # docs/teams.md
     # A change's game version, which that version did not keep either, reads as unknown.
     changes = list(changes_in(again))
     assert changes and all(change.pop("version") is None for change in changes)
     assert canonical(again, added) == canonical(old, {"results_stamp"})
     assert again["event"]["confirm_quorum"] == "keeper"
     assert again["event"]["self_check_in"] is False and again["newcomers"] == []
+    assert again["teams"] == [] and again["keep_apart"] == []
     assert all(snapshot["counted"] == {} for snapshot in again["standings"])
 
     # The walkouts: players in the tables' JSON are the same people again.

@@ -172,7 +172,7 @@ def test_the_api_says_when_the_team_standings_are_stale(client, night):
 
 def test_the_download_lists_the_teams_with_formulas_neutralised(night, organiser_client, organiser):
     night.organisers.add(organiser)
-    url = reverse("tournaments:organise_export", args=[night.slug, "teams", "csv"])
+    url = reverse("tournaments:organise_export", args=[night.slug, "team-standings", "csv"])
     response = organiser_client.get(url)
     assert response.status_code == 200
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))

@@ -2,7 +2,8 @@
 
 `event_export` writes everything an event is made of: its club, settings, organisers,
 entries, rounds with their tables and byes, each table's game with every deal ever entered
-(undone ones too) and every change, the standings snapshots and the event log.
+(undone ones too) and every change, the standings snapshots, the event log, and its teams
+and keep-apart rules.
 `event_import` loads such a document in one transaction, or refuses it and writes nothing.
 
 Rows refer to each other by what they mean, never by database id: players by name (names
@@ -10,7 +11,8 @@ are unique in a club), rounds by number, tables and games by nesting. So a backu
 restored into any database, into its club or another one. Each row also carries the id it
 had, kept on restore wherever it is still free (writing.py says why ids matter). Player ids
 inside JSON values (pairing flags, substitutions, void players, standings rows, the event
-log's `player` and `players`) are written as names too.
+log's `player` and `players`, a team's and a keep-apart rule's players) are written as names
+too.
 
 The rooms:
 - document.py: JSON text parsed, and every value of the document checked first (how deep

@@ -11,7 +11,7 @@ from django.utils import timezone
 from scoring.models import DealEntry, GameChange
 from tournaments.backup.fields import FORMAT, VERSION, row_out
 from tournaments.common.errors import TournamentError
-from tournaments.models import Bye, Event, Round, Table
+from tournaments.models import Bye, Event, KeepApart, Round, Table, TeamMember
 
 
 def event_export(*, event: Event) -> dict:
@@ -96,6 +96,41 @@ def event_export(*, event: Event) -> dict:
         # the newcomers waiting for the organiser's answer (self check-in)
         "newcomers": [
             row_out(asked, namer("newcomers")) for asked in event.newcomers.filter(entry=None)
+        ],
+        # teams and keep-apart rules (docs/teams.md), their players by name
+        **_teams_out(event, namer),
+    }
+
+
+def _teams_out(event: Event, namer) -> dict:
+    """The teams and keep-apart rules, each with its players' names (a team's in the order
+    they joined, a rule's in the order they were entered): four queries however many there
+    are (none skipped for an event without any, so every export counts alike)."""
+    members = defaultdict(list)
+    for member in (
+        TeamMember.objects.filter(team__event=event).select_related("entry").order_by("pk")
+    ):
+        members[member.team_id].append(member.entry.player_id)
+    grouped = defaultdict(list)
+    through = KeepApart.entries.through.objects.filter(keepapart__event=event)
+    for rule_id, player_id in through.order_by("entry_id").values_list(
+        "keepapart_id", "entry__player_id"
+    ):
+        grouped[rule_id].append(player_id)
+    return {
+        "teams": [
+            {
+                **row_out(team, namer("teams")),
+                "players": [namer(f"team {team.name}")(p) for p in members[team.pk]],
+            }
+            for team in event.teams.order_by("pk")
+        ],
+        "keep_apart": [
+            {
+                **row_out(rule, namer("keep_apart")),
+                "players": [namer(f"keep_apart {rule.pk}")(p) for p in grouped[rule.pk]],
+            }
+            for rule in event.keep_apart.order_by("pk")
         ],
     }
 

@@ -56,7 +56,9 @@ EXCLUDE: dict[type[models.Model], set[str]] = {
 #: standings: nothing counted beyond the closed rounds; table phones: the keeper alone
 #: confirms, no PIN yet; a change's game version: unknown, as on changes made before
 #: versions were kept; self check-in: closed, and nobody said how a player checked in; the
-#: round clock: none set, never started; a deal's time played: unknown, its arrival counts).
+#: round clock: none set, never started; a deal's time played: unknown, its arrival counts;
+#: teams: scored and ranked by the defaults, and the file's optional `teams` and `keep_apart`
+#: lists empty).
 ADDED: dict[type[models.Model], set[str]] = {
     Event: {
         "void_policy",

@@ -20,16 +20,29 @@ from tournaments.backup.games import read_game
 from tournaments.club_models import NewcomerRequest
 from tournaments.common import event_settings
 from tournaments.common.errors import TournamentError
-from tournaments.models import Bye, Club, Entry, Event, EventLog, Player, Round, Standings, Table
+from tournaments.models import (
+    Bye,
+    Club,
+    Entry,
+    Event,
+    EventLog,
+    KeepApart,
+    Player,
+    Round,
+    Standings,
+    Table,
+    Team,
+    TeamMember,
+)
 
 #: The rows below the event, in an order that saves each row after those it points at.
 ORDER = (Entry, Game, DealEntry, GameChange, Round, Table, Bye, Standings, EventLog)
-ORDER += (NewcomerRequest,)
+ORDER += (NewcomerRequest, Team, TeamMember, KeepApart, KeepApart.entries.through)
 TOP = ("format", "version", "exported_at", "club", "event", "entries", "rounds")
 TOP += ("standings", "log")
 #: Keys added after version 1 of the format: a backup written before them lacks them (self
 #: check-in: no newcomer waiting).
-OPTIONAL_TOP = ("newcomers",)
+OPTIONAL_TOP = ("newcomers", "teams", "keep_apart")
 
 
 @dataclass
@@ -42,6 +55,7 @@ class Plan:
     #: Whether the organisers were named by whoever imports, not by the file.
     organisers_chosen: bool = False
     players: dict[str, Player] = field(default_factory=dict)  # by name, in file order
+    entries: dict[str, Entry] = field(default_factory=dict)  # by the player's name
     rows: dict[type, list] = field(default_factory=lambda: defaultdict(list))
     #: Each row's relations, set when the rows they point at are saved.
     links: dict[type, list[dict]] = field(default_factory=lambda: defaultdict(list))
@@ -96,6 +110,7 @@ def read(data: object) -> Plan:
     for item, where in items({"newcomers": [], **data}, "newcomers", ""):
         asked, _ = row_in(NewcomerRequest, item, where, nobody)
         plan.add(asked, event=plan.event)
+    _read_teams(data, plan)
     _no_id_twice(Player, list(plan.players.values()))
     for model in ORDER:
         _no_id_twice(model, plan.rows[model])
@@ -142,7 +157,26 @@ def _read_entry(value: object, where: str, plan: Plan) -> None:
     if player.name in plan.players:
         raise bad("entered_twice", where, name=repr(player.name))
     plan.players[player.name] = player
+    plan.entries[player.name] = entry
     plan.add(entry, event=plan.event, player=player)
+
+
+def _read_teams(data: dict, plan: Plan) -> None:
+    """The teams and keep-apart rules (backups before them have none), players by name.
+    What the database holds to (a team's name once in the event, a player in one team) is
+    left to its constraints: a file that breaks them is refused and nothing written."""
+    for item, where in items({"teams": [], **data}, "teams", ""):
+        team, obj = row_in(Team, item, where, nobody, more=("players",))
+        plan.add(team, event=plan.event)
+        for name, here in items(obj, "players", where):
+            entry = plan.entries[plan.player(name, here).name]
+            plan.add(TeamMember(), team=team, entry=entry)
+    for item, where in items({"keep_apart": [], **data}, "keep_apart", ""):
+        rule, obj = row_in(KeepApart, item, where, nobody, more=("players",))
+        plan.add(rule, event=plan.event)
+        for name, here in items(obj, "players", where):
+            entry = plan.entries[plan.player(name, here).name]
+            plan.add(KeepApart.entries.through(), keepapart=rule, entry=entry)
 
 
 def _read_round(value: object, where: str, number: int, plan: Plan, secrets: set[str]) -> None:

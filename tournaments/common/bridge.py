@@ -7,6 +7,7 @@ take, and turns their answers back into rows. Nothing here decides anything.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 from django.db.models import Count, Q
 
@@ -19,10 +20,12 @@ from tournaments.models import (
     Bye,
     Entry,
     Event,
+    KeepApart,
     Rating,
     Round,
     Table,
     Team,
+    TeamMember,
 )
 
 
@@ -185,7 +188,27 @@ def pairing_request(round_: Round) -> pairing.Request:
         seed=event.seed,  # the same every round: a no-repeat plan is drawn from it
         round_number=round_.number,
         planned_field=_round_one_field(event, round_, entrants),
+        apart=apart_pairs(event),
+        teams=team_ids(event),
     )
+
+
+def apart_pairs(event: Event) -> frozenset[tuple[int, int]]:
+    """Every pair of players (smaller id first) inside a keep-apart rule of the event: a rule
+    of n players is its n(n-1)/2 pairs. The draw's ids are player ids, as everywhere here."""
+    groups: dict[int, list[int]] = {}
+    rows = KeepApart.entries.through.objects.filter(keepapart__event=event)
+    for rule, player in rows.values_list("keepapart_id", "entry__player_id"):
+        groups.setdefault(rule, []).append(player)
+    return frozenset(
+        pair for players in groups.values() for pair in combinations(sorted(set(players)), 2)
+    )
+
+
+def team_ids(event: Event) -> dict[int, int]:
+    """Each player in a team of the event: player id → team id."""
+    rows = TeamMember.objects.filter(team__event=event)
+    return dict(rows.values_list("entry__player_id", "team_id"))
 
 
 def _group_points(event: Event, rows: list[dict]) -> dict[int, int]:

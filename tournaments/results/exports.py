@@ -1,10 +1,12 @@
 """An event's data as django-tables2 tables, for export (CSV, XLSX, JSON by config.spreadsheets).
 
-Four exports: the standings (the newest snapshot's rows), the pairings (every published
+Six exports: the standings (the newest snapshot's rows), the pairings (every published
 round's tables and byes), the hands (every deal of every table's game, as the engine
-replays it) and the team standings (the newest snapshot's team rows, docs/team-standings.md).
-Each table is built from selectors in a fixed number of queries, however many players or
-deals the event has; the cells are plain values (numbers stay numbers in XLSX).
+replays it), the team standings (the snapshot's team rows, docs/team-standings.md), the
+teams (each player of each team) and the keep-apart rules (docs/teams.md).
+The standings and the pairings name each player's team too. Each table is built from
+selectors in a fixed number of queries, however many players or deals the event has; the
+cells are plain values (numbers stay numbers in XLSX).
 
 Words are the pages' words, in the language of the request that downloads the file (the
 active language LocaleMiddleware chose: the language switcher's cookie, else the browser's):
@@ -31,6 +33,7 @@ from tournaments.rounds.presenters.organise import table_result
 from tournaments.rounds.presenters.tables import player_notes
 from tournaments.rounds.selectors import event_byes, event_tables
 from tournaments.rounds.services import walkouts
+from tournaments.teams.selectors import event_teams, keep_apart_rules, team_names_by_player
 
 #: The standings metrics worth a column (the lot is a 53-bit draw, shown as "decided by").
 EXPORTED_METRICS = ("placing_points", "score", "firsts", "opponents", "head_to_head", "games")
@@ -49,9 +52,10 @@ class ExportTable(tables.Table):
 class StandingsTable(ExportTable):
     rank = _column(gettext_lazy("Rank"))
     player = _column(gettext_lazy("Player"))
+    team = _column(gettext_lazy("Team"))
 
     class Meta(ExportTable.Meta):
-        sequence = ("rank", "player", "...", "decided_by", "withdrawn", "notes")
+        sequence = ("rank", "player", "team", "...", "decided_by", "withdrawn", "notes")
 
 
 class PairingsTable(ExportTable):
@@ -59,6 +63,7 @@ class PairingsTable(ExportTable):
     table = _column(gettext_lazy("Table"))
     seat = _column(gettext_lazy("Seat"))
     player = _column(gettext_lazy("Player"))
+    team = _column(gettext_lazy("Team"))
     first_dealer = _column(gettext_lazy("Deals first"))
     bye = _column(gettext_lazy("Bye"))
     result = _column(gettext_lazy("Result"))  # as the round page says it
@@ -84,6 +89,7 @@ def standings_table(event: Event) -> StandingsTable:
     """The newest snapshot's rows: the ranked ones 1..K, then those not ranked (no game, no
     bye) with an empty rank; games played and withdrawn in their own columns."""
     view = standings_latest(event)
+    teams = team_names_by_player(event)
     notes = player_notes(walkouts.changed_tables(event))
     rows = []
     for row in view.snapshot.rows if view.snapshot else []:
@@ -92,6 +98,7 @@ def standings_table(event: Event) -> StandingsTable:
             {
                 "rank": row["rank"],
                 "player": view.names.get(row["player"], ""),
+                "team": teams.get(row["player"], ""),
                 **{metric: row["metrics"].get(metric) for metric in EXPORTED_METRICS},
                 "decided_by": str(METRIC_LABELS.get(decided_by, "")) if decided_by else "",
                 "withdrawn": _("yes") if row["player"] in view.withdrawn else "",
@@ -105,7 +112,7 @@ def standings_table(event: Event) -> StandingsTable:
     return StandingsTable(rows, extra_columns=extra)
 
 
-class TeamsTable(ExportTable):
+class TeamStandingsTable(ExportTable):
     rank = _column(gettext_lazy("Rank"))
     team = _column(gettext_lazy("Team"))
     players = _column(gettext_lazy("Players"))
@@ -114,7 +121,7 @@ class TeamsTable(ExportTable):
         sequence = ("rank", "team", "players", "...", "decided_by")
 
 
-def teams_table(event: Event) -> TeamsTable:
+def team_standings_table(event: Event) -> TeamStandingsTable:
     """The newest snapshot's team rows: each round's points, the total, the tie-breaks the
     event ranks its teams by and what decided each tie (empty when it has no teams)."""
     view = team_standings_newest(event)
@@ -140,11 +147,12 @@ def teams_table(event: Event) -> TeamsTable:
     extra.append(("points", _column(capfirst(TEAM_METRIC_WORDS["points"].label))))
     extra += [(m, _column(capfirst(TEAM_METRIC_WORDS[m].label))) for m in shown]
     extra.append(("decided_by", _column(_("Decided by"))))
-    return TeamsTable(rows, extra_columns=extra)
+    return TeamStandingsTable(rows, extra_columns=extra)
 
 
 def pairings_table(event: Event) -> PairingsTable:
     rows = []
+    teams = team_names_by_player(event)
     for table in event_tables(event):
         for seat, player in enumerate(table.seats):
             rows.append(
@@ -153,13 +161,21 @@ def pairings_table(event: Event) -> PairingsTable:
                     "table": table.number,
                     "seat": seat + 1,
                     "player": player.name,
+                    "team": teams.get(player.pk, ""),
                     "first_dealer": _("yes") if seat == table.first_dealer else "",
                     "result": table_result(table),
                     "reason": table.outcome_reason,  # only the organisers' reason, when given
                 }
             )
     for bye in event_byes(event):
-        rows.append({"round": bye.round.number, "player": bye.player.name, "bye": _("yes")})
+        rows.append(
+            {
+                "round": bye.round.number,
+                "player": bye.player.name,
+                "team": teams.get(bye.player_id, ""),
+                "bye": _("yes"),
+            }
+        )
     rows.sort(key=lambda row: (row["round"], row.get("table") or 10**6, row.get("seat") or 0))
     return PairingsTable(rows)
 
@@ -209,10 +225,53 @@ def hands_table(event: Event) -> HandsTable:
     return HandsTable(rows, extra_columns=extra, sequence=sequence)
 
 
+class TeamsTable(ExportTable):
+    team = _column(gettext_lazy("Team"))
+    player = _column(gettext_lazy("Player"))
+    withdrawn = _column(gettext_lazy("Withdrawn"))
+
+
+def teams_table(event: Event) -> TeamsTable:
+    """Each team's players, a row each, teams by name."""
+    return TeamsTable(
+        [
+            {
+                "team": team.name,
+                "player": member.entry.player.name,
+                "withdrawn": _("yes") if member.entry.withdrawn else "",
+            }
+            for team in event_teams(event)
+            for member in team.members.all()
+        ]
+    )
+
+
+class KeepApartTable(ExportTable):
+    rule = _column(gettext_lazy("Rule"))
+    players = _column(gettext_lazy("Players"))
+    reason = _column(gettext_lazy("Reason"))
+
+
+def keep_apart_table(event: Event) -> KeepApartTable:
+    """Each keep-apart rule: its players (names between commas) and the organiser's reason."""
+    return KeepApartTable(
+        [
+            {
+                "rule": number,
+                "players": ", ".join(entry.player.name for entry in rule.entries.all()),
+                "reason": rule.label,
+            }
+            for number, rule in enumerate(keep_apart_rules(event), start=1)
+        ]
+    )
+
+
 EXPORTS = {
     "standings": standings_table,
     "pairings": pairings_table,
     "hands": hands_table,
+    "team-standings": team_standings_table,
     "teams": teams_table,
+    "apart": keep_apart_table,
 }
 FORMATS = ("csv", "xlsx", "json")

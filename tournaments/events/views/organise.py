@@ -145,7 +145,7 @@ def _dashboard(request, event: Event, *, error: str = "", status: int = 200):
         "exports": [
             (what, words.EXPORT_LABELS[what], FORMATS)
             for what in EXPORTS
-            if what != "teams" or event.teams.exists()  # docs/team-standings.md
+            if what != "team-standings" or event.teams.exists()  # docs/team-standings.md
         ],
         # after a closed round the night goes on or ends as the organiser decides
         "can_end": between,

@@ -27,12 +27,15 @@ from tournaments.pairing import WHY_CODE
 from tournaments.rounds.presenters.clock import clock_log_words
 from tournaments.rounds.presenters.tables import state_words
 from tournaments.rounds.selectors import RoundProgress, round_stuck, table_state
+from tournaments.teams.presenters import team_log_words
 
 EXPORT_LABELS = {
     "standings": gettext_lazy("Standings"),
     "pairings": gettext_lazy("Pairings of every round"),
     "hands": gettext_lazy("Every deal of every game"),
-    "teams": gettext_lazy("Team standings"),
+    "team-standings": gettext_lazy("Team standings"),
+    "teams": gettext_lazy("Teams and their players"),
+    "apart": gettext_lazy("Players kept apart"),
 }
 #: Rows on a printed score sheet when the rules set no last hand (a goal, an instant win).
 OPEN_ENDED_SHEET_ROWS = 20
@@ -42,49 +45,7 @@ def _name(names: dict[int, str], player: object) -> str:
     return names.get(player, "?") if isinstance(player, int) else "?"
 
 
-# --- the pairing's flags ----------------------------------------------------------------------
-
-
-def flag_sentence(flag: dict, names: dict[int, str]) -> str:
-    """One flag (pairing `Flag.as_dict`) as the organiser reads it before publishing."""
-    code = flag.get("code")
-    players = flag.get("players", [])
-    if code == "repeat" and len(players) == 2:
-        rounds = ", ".join(str(number) for number in flag.get("rounds", []))
-        values = {"a": _name(names, players[0]), "b": _name(names, players[1]), "rounds": rounds}
-        if rounds:
-            count = len(flag.get("rounds", []))
-            return (
-                ngettext(
-                    "%(a)s and %(b)s have met before (round %(rounds)s).",
-                    "%(a)s and %(b)s have met before (rounds %(rounds)s).",
-                    count,
-                )
-                % values
-            )
-        return _("%(a)s and %(b)s have met before.") % values
-    if code == "second_bye" and players:
-        return _("%(name)s sits out again: this is bye number %(n)s.") % {
-            "name": _name(names, players[0]),
-            "n": flag.get("amount", 2),
-        }
-    if code == "spread":
-        return _(
-            "The players here stand %(amount)s places apart in the standings (more than %(limit)s)."
-        ) % {"amount": flag.get("amount"), "limit": flag.get("limit")}
-    if code == "search_limit":
-        count = flag.get("amount") or 0
-        return ngettext(
-            "The search ran out of time with %(n)s repeat left: a swap may still remove it.",
-            "The search ran out of time with %(n)s repeats left: swaps may still remove them.",
-            count,
-        ) % {"n": count}
-    return str(code)
-
-
-def flag_sentences(flags: list[dict], names: dict[int, str]) -> list[str]:
-    """The flags to look at; a swiss table's explanation (`why_line`) is not one of them."""
-    return [flag_sentence(flag, names) for flag in flags if flag.get("code") != WHY_CODE]
+# --- the pairing's flags: tournaments.rounds.presenters.flags ---------------------------------
 
 
 def _float_words(direction: str, reason: str, name: str) -> str:
@@ -160,6 +121,8 @@ def _what(entry: EventLog, names: dict[int, str]) -> str:
     clock = clock_log_words(action, data, values)  # tournaments.rounds.services.clock
     if clock:
         return clock
+    if teams := team_log_words(action, data, names):  # tournaments.teams.services
+        return teams
     if action == "event_created":
         return _("Event created.")
     if action == "player_entered":

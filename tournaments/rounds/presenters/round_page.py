@@ -22,6 +22,7 @@ from tournaments.events.selectors.entries import player_names
 from tournaments.models import Round, Table
 from tournaments.rounds.presenters import organise as words
 from tournaments.rounds.presenters.clock import clock_rule_words
+from tournaments.rounds.presenters.flags import Reasons, flag_sentences
 from tournaments.rounds.selectors import (
     Clock,
     RoundProgress,
@@ -33,6 +34,7 @@ from tournaments.rounds.selectors import (
     round_tables_activity,
     tables_over_time,
 )
+from tournaments.teams.selectors import apart_reasons
 
 #: A table still in play with nothing entered for this long is highlighted: a phone may have
 #: died, or the keeper stopped entering (a deal takes a few minutes).
@@ -103,7 +105,12 @@ def _activity(table: Table, now) -> tuple[str, bool]:
 
 
 def _table_view(
-    table: Table, names: dict[int, str], reopen_forms: dict, now, over_time: set[int]
+    table: Table,
+    names: dict[int, str],
+    reopen_forms: dict,
+    now,
+    over_time: set[int],
+    reasons: Reasons,
 ) -> TableView:
     game = table.game
     activity, stale = _activity(table, now)
@@ -119,7 +126,7 @@ def _table_view(
             )
             for seat, player in enumerate(table.seats)
         ],
-        flags=words.flag_sentences(table.flags, names),
+        flags=flag_sentences(table.flags, names, reasons),
         result=words.table_result(table),
         placings=words.placings(game),
         can_confirm=game is not None and game.confirmable,  # scoring's one rule
@@ -140,7 +147,12 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
     now = timezone.now()
     clock = clock_of(round_, now)
     over_time = tables_over_time(round_, tables, now)
-    views = [_table_view(table, names, reopen_forms or {}, now, over_time) for table in tables]
+    # the keep-apart rules' reasons, read only when a table is flagged for one
+    bent = any(flag.get("code") == "apart" for table in tables for flag in table.flags)
+    reasons = apart_reasons(round_.event) if bent else {}
+    views = [
+        _table_view(table, names, reopen_forms or {}, now, over_time, reasons) for table in tables
+    ]
     progress = round_progress(round_, tables)
     choices = [
         (seat.player_id, _("Table %(t)s · %(name)s") % {"t": view.table.number, "name": seat.name})
@@ -151,8 +163,8 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
     return RoundPage(
         round=round_,
         tables=views,
-        byes=[(bye.player.name, words.flag_sentences(bye.flags, names)) for bye in byes],
-        flags=words.flag_sentences(
+        byes=[(bye.player.name, flag_sentences(bye.flags, names)) for bye in byes],
+        flags=flag_sentences(
             [flag for flag in round_.flags if flag.get("code") != "second_bye"], names
         ),
         progress=progress,

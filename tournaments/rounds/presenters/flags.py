@@ -1,0 +1,87 @@
+"""The pairing's flags in the organiser's words, before a round is published.
+
+A flag comes in as stored (pairing `Flag.as_dict`: a code and player ids); the caller gives
+the names (player id → name, fetched once) and, for a keep-apart flag, the organisers'
+reasons (tournaments.teams.selectors.apart_reasons). Every sentence goes through gettext.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournaments.pairing import WHY_CODE
+
+#: pair of player ids (smaller first) → the keep-apart rules' reasons ("" when none given)
+Reasons = dict[tuple[int, int], str]
+
+
+def _name(names: dict[int, str], player: object) -> str:
+    return names.get(player, "?") if isinstance(player, int) else "?"
+
+
+def _pair(flag: dict, names: dict[int, str]) -> dict:
+    a, b = flag.get("players", [None, None])[:2]
+    return {"a": _name(names, a), "b": _name(names, b)}
+
+
+def _apart(flag: dict, names: dict[int, str], reasons: Reasons) -> str:
+    """Two players who must be kept apart share the table (the field left no other way, or a
+    swap seated them so), with the organiser's reason when one was given."""
+    values = _pair(flag, names)
+    players = [p for p in flag.get("players", []) if isinstance(p, int)][:2]
+    reason = reasons.get(tuple(sorted(players)), "") if len(players) == 2 else ""
+    if reason:
+        return _(
+            "%(a)s and %(b)s are seated together although they must be kept apart "
+            "(reason: %(reason)s)."
+        ) % {**values, "reason": reason}
+    return _("%(a)s and %(b)s are seated together although they must be kept apart.") % values
+
+
+def flag_sentence(flag: dict, names: dict[int, str], reasons: Reasons | None = None) -> str:
+    """One flag (pairing `Flag.as_dict`) as the organiser reads it before publishing."""
+    code = flag.get("code")
+    players = flag.get("players", [])
+    if code == "repeat" and len(players) == 2:
+        rounds = ", ".join(str(number) for number in flag.get("rounds", []))
+        values = {**_pair(flag, names), "rounds": rounds}
+        if rounds:
+            count = len(flag.get("rounds", []))
+            return (
+                ngettext(
+                    "%(a)s and %(b)s have met before (round %(rounds)s).",
+                    "%(a)s and %(b)s have met before (rounds %(rounds)s).",
+                    count,
+                )
+                % values
+            )
+        return _("%(a)s and %(b)s have met before.") % values
+    if code == "apart" and len(players) == 2:
+        return _apart(flag, names, reasons or {})
+    if code == "teammates" and len(players) == 2:
+        return _("%(a)s and %(b)s are teammates.") % _pair(flag, names)
+    if code == "second_bye" and players:
+        return _("%(name)s sits out again: this is bye number %(n)s.") % {
+            "name": _name(names, players[0]),
+            "n": flag.get("amount", 2),
+        }
+    if code == "spread":
+        return _(
+            "The players here stand %(amount)s places apart in the standings (more than %(limit)s)."
+        ) % {"amount": flag.get("amount"), "limit": flag.get("limit")}
+    if code == "search_limit":
+        count = flag.get("amount") or 0
+        return ngettext(
+            "The search ran out of time with %(n)s repeat left: a swap may still remove it.",
+            "The search ran out of time with %(n)s repeats left: swaps may still remove them.",
+            count,
+        ) % {"n": count}
+    return str(code)
+
+
+def flag_sentences(
+    flags: list[dict], names: dict[int, str], reasons: Reasons | None = None
+) -> list[str]:
+    """The flags to look at; a swiss table's explanation (`why_line`) is not one of them."""
+    return [flag_sentence(flag, names, reasons) for flag in flags if flag.get("code") != WHY_CODE]
