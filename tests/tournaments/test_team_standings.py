@@ -278,3 +278,27 @@ def test_the_total_is_not_shown_twice(client, night):
     standings_build(event_id=night.pk)
     headings = _team_headings(client, night)
     assert "Placing points" in headings and "Game points" not in headings
+
+
+def test_a_team_made_or_changed_through_the_services_makes_the_standings_stale(night):
+    """Membership is what a team's points are summed over: a new team, a player joining or
+    leaving, a team deleted, each makes the snapshot stale and the next build counts it."""
+    from tournaments.teams import services as teams
+
+    lions = Team.objects.get(event=night, name="Lions")
+    mover = Entry.objects.get(event=night, player__name=NAMES[3])
+    steps = [
+        lambda: teams.team_member_remove(team=lions, entry=mover, actor="olga"),
+        lambda: teams.team_create(event=night, name="Newcomers", entries=[mover], actor="olga"),
+        lambda: teams.team_delete(team=Team.objects.get(name="Newcomers"), actor="olga"),
+    ]
+    for step in steps:
+        before = Event.objects.get(pk=night.pk).results_version
+        step()
+        assert Event.objects.get(pk=night.pk).results_version > before
+        snapshot = standings_build(event_id=night.pk)
+        counted = {p for row in snapshot.team_rows for p in row["members"]}
+        in_teams = set(
+            TeamMember.objects.filter(team__event=night).values_list("entry__player_id", flat=True)
+        )
+        assert counted == in_teams

@@ -17,7 +17,7 @@ from django.db import transaction
 from scoring.names import clean, name_key
 from tournaments.common.errors import NotAllowed, TournamentError
 from tournaments.common.permissions import require_event
-from tournaments.common.services import log_action
+from tournaments.common.services import log_action, standings_changed
 from tournaments.models import Entry, Event, KeepApart, Team, TeamMember
 from tournaments.teams.selectors import entry_named, entry_names
 
@@ -84,6 +84,7 @@ def team_create(
     added = _members(team, list(entries))
     players = [entry.player_id for entry in added]
     log_action(event, actor, "team_created", team=team.name, players=players)
+    standings_changed(event)  # the team standings count a new team (docs/team-standings.md)
     return team
 
 
@@ -106,6 +107,7 @@ def team_delete(*, team: Team, actor: str = "", by=None) -> str:
     _open(event, by)
     team.delete()
     log_action(event, actor, "team_deleted", team=name)
+    standings_changed(event)
     return name
 
 
@@ -117,6 +119,8 @@ def team_members_add(*, team: Team, entries: list[Entry], actor: str = "", by=No
     added = _members(team, list(entries))
     for entry in added:
         log_action(event, actor, "team_member_added", team=team.name, player=entry.player_id)
+    if added:
+        standings_changed(event)
     return added
 
 
@@ -129,6 +133,7 @@ def team_member_remove(*, team: Team, entry: Entry, actor: str = "", by=None) ->
     if not removed:
         raise TournamentError("entry_not_in_team", name=entry.player.name, team=team.name)
     log_action(event, actor, "team_member_removed", team=team.name, player=entry.player_id)
+    standings_changed(event)
     return entry
 
 
