@@ -19,6 +19,7 @@ from tournaments.results.services import standings_build
 from tournaments.results.sweep import events_with_stale_standings, rounds_waiting_for_pairing
 from tournaments.rounds import render as round_page_render
 from tournaments.rounds.services.rounds import round_pair
+from tournaments.rounds.web import renew_phone_version
 
 #: The least time between two standings builds of one event by a worker. A round's results
 #: come in together, a few a second at a big event: building once per confirmation stored a
@@ -110,9 +111,13 @@ def build_standings(self, event_id: int) -> int | None:
 def prerender_round(round_id: int) -> int:
     """Write a round just published into the shared cache as its pages will look for it (its
     tables in every language, the event's seat map: tournaments.rounds.render), before
-    the room's phones ask. Not retried, and a failure is only logged: the pages render on
+    the room's phones ask, and the event's new phone version ("My next seat"). Not retried, and a failure is only logged: the pages render on
     demand anyway, and a late pre-render would be of no use. The number of entries written."""
-    return len(round_page_render.prerender_quietly(round_id))
+    written = round_page_render.prerender_quietly(round_id)
+    slug = Event.objects.filter(rounds__pk=round_id).values_list("slug", flat=True).first()
+    if slug is not None:  # the waiting phones' next poll learns of the round at once
+        renew_phone_version(slug)
+    return len(written)
 
 
 @shared_task(**RETRY)

@@ -13,14 +13,14 @@ test("polls at the page's pace, spread so that a room's phones are not in step",
   assert.equal(rules.delay(0, 0.5, 4000), 4000);
 });
 
-test("without a pace from the page, its own few seconds (4 s, as the page's)", () => {
-  assert.equal(rules.POLL_MS, 4000);
-  assert.equal(rules.delay(0, 0.5), 4000);
-  assert.equal(rules.delay(0, 0.5, NaN), 4000);
-  assert.equal(rules.delay(0, 0.5, 0), 4000);
-  // Spread by ±20 %: never sooner than 3.2 s, never later than 4.8 s while all is well.
-  assert.equal(rules.delay(0, 0), 3200);
-  assert.ok(rules.delay(0, 0.999) < 4800);
+test("without a pace from the page, its own (10 s, as the page's)", () => {
+  assert.equal(rules.POLL_MS, 10000);
+  assert.equal(rules.delay(0, 0.5), 10000);
+  assert.equal(rules.delay(0, 0.5, NaN), 10000);
+  assert.equal(rules.delay(0, 0.5, 0), 10000);
+  // Spread by ±20 %: never sooner than 8 s, never later than 12 s while all is well.
+  assert.equal(rules.delay(0, 0), 8000);
+  assert.ok(rules.delay(0, 0.999) < 12000);
 });
 
 test("while the player's own game is played, the page's slower pace; else the few seconds", () => {

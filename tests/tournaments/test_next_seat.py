@@ -22,7 +22,7 @@ from tournaments.results.services import result_confirm, standings_build
 from tournaments.rounds.presenters.next_seat import next_seat
 from tournaments.rounds.presenters.seat import seat_map
 from tournaments.rounds.services.rounds import round_close, round_create, round_publish
-from tournaments.rounds.web import forget_phone_version, phone_version
+from tournaments.rounds.web import forget_phone_version, kept_phone_version, phone_version
 
 pytestmark = pytest.mark.django_db
 
@@ -102,7 +102,7 @@ def test_before_any_round_the_phone_waits_with_the_poll_in_place(event):
     assert "next_seat_page.js" in body
     # A few seconds (its 304 is answered at the door, config.door): a phone learns its new
     # seat within them of the version moving.
-    assert 'data-poll-seconds="4"' in body
+    assert 'data-poll-seconds="10"' in body
     # ... and at the standings' pace while the player's own game is played (next_seat.js).
     assert 'data-playing-poll-seconds="15"' in body
     # Inside <noscript>: no JavaScript, no poll; a whole page every 10 s.
@@ -214,6 +214,19 @@ def test_within_its_two_seconds_the_version_is_read_once_for_every_phone(
     with django_assert_num_queries(1):
         for _ in range(20):
             phone_version(event.slug)
+
+
+def test_a_publish_renews_the_kept_version_at_once(event, django_capture_on_commit_callbacks):
+    """The waiting phones' poll (answered at the door from the kept version) learns of a
+    publish at its next ask, not once the kept copy expires: the round's pre-render task,
+    queued on the publish's commit, keeps the new version."""
+    before = phone_version(event.slug)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_publish(round_=event.rounds.get(number=1), actor="olga")
+    kept = kept_phone_version(event.slug)
+    assert kept is not None and kept != before
+    forget_phone_version(event.slug)
+    assert phone_version(event.slug) == kept  # the version of the state as it is now
 
 
 def test_an_unknown_event_is_a_404_and_no_state(event):

@@ -216,6 +216,14 @@ def kept_phone_version(slug: str) -> str | None:
     return cache.get(_phone_version_key(slug))
 
 
+def renew_phone_version(slug: str) -> str | None:
+    """Read the event's phone version afresh now and keep it (a round was just published:
+    the waiting phones' next poll, answered at the door, learns of it without waiting for
+    the kept one to expire)."""
+    forget_phone_version(slug)
+    return phone_version(slug)
+
+
 def forget_phone_version(slug: str) -> None:
     """Read the version afresh at the next poll (tests; a publish need not wait for it)."""
     cache.delete(_phone_version_key(slug))
