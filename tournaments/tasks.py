@@ -111,8 +111,9 @@ def build_standings(self, event_id: int) -> int | None:
 def prerender_round(round_id: int) -> int:
     """Write a round just published into the shared cache as its pages will look for it (its
     tables in every language, the event's seat map: tournaments.rounds.render), before
-    the room's phones ask, and the event's new phone version ("My next seat"). Not retried, and a failure is only logged: the pages render on
-    demand anyway, and a late pre-render would be of no use. The number of entries written."""
+    the room's phones ask, and the event's new phone version ("My next seat"). Not retried,
+    and a failure is only logged: the pages render on demand anyway, and a late pre-render
+    would be of no use. The number of entries written."""
     written = round_page_render.prerender_quietly(round_id)
     slug = Event.objects.filter(rounds__pk=round_id).values_list("slug", flat=True).first()
     if slug is not None:  # the waiting phones' next poll learns of the round at once
