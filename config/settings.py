@@ -85,6 +85,7 @@ MIDDLEWARE = [
 DOOR_ANSWERS = [
     "scoring.views.watch.SHEET_AT_DOOR",
     "tournaments.rounds.views.public_next.NEXT_SEAT_VERSION_AT_DOOR",
+    "tournaments.results.views.public_standings.STANDINGS_AT_DOOR",
 ]
 
 ROOT_URLCONF = "config.urls"

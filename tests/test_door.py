@@ -108,7 +108,7 @@ def test_every_middleware_is_named_at_the_door_in_its_order():
 
 
 #: An example of each door answer's URL arguments, in settings.DOOR_ANSWERS's order.
-EXAMPLES = ([7], ["night-1"])
+EXAMPLES = ([7], ["night-1"], ["night-1"])
 
 
 @pytest.mark.parametrize(
@@ -332,3 +332,41 @@ def test_a_deleted_event_is_answered_as_the_view_answers_it(event):
     gone = wrapped(env)
     assert gone[0] == "404 Not Found"
     same_but_the_csrf_token(gone, full(env))
+
+
+# --- the standings fragment ---------------------------------------------------------------------
+
+
+def standings_poll(event, **headers) -> dict:
+    return environ(reverse("tournaments:standings_live", args=[event.slug]), **headers)
+
+
+def test_a_current_standings_fragment_is_answered_at_the_door_as_django_answers_it(event):
+    for language in ({}, {"Accept-Language": "bg"}):
+        status, headers, _ = full(standings_poll(event, **language))  # the view keeps its ETag
+        assert status == "200 OK"
+        tag = dict(headers)["ETag"]
+        for more in ({}, {"Cookie": "sessionid=abc"}):
+            env = standings_poll(event, If_None_Match=tag, **language, **more)
+            with CaptureQueriesContext(connection) as queries:
+                answer = at_door(env)
+            assert answer[0] == "304 Not Modified" and len(queries) == 0
+            same_as_full(env, answer)
+
+
+def test_another_language_a_new_tag_or_a_miss_reach_django(event):
+    _, headers, _ = full(standings_poll(event))
+    tag = dict(headers)["ETag"]
+    cases = [
+        standings_poll(event, If_None_Match='"0000"'),
+        standings_poll(event),
+        standings_poll(event, If_None_Match=tag, Accept_Language="bg"),  # its own, not kept
+        environ(reverse("tournaments:standings_live", args=["no-such"]), If_None_Match=tag),
+    ]
+    for env in cases:
+        with pytest.raises(AssertionError, match="let .* through"):
+            at_door(env)
+        same_but_the_csrf_token(wrapped(env), full(env))
+    cache.clear()
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(standings_poll(event, If_None_Match=tag))

@@ -14,6 +14,7 @@ memory; a new snapshot or new results show up at most that much later.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -24,6 +25,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from config.door import DoorAnswer
 from config.memory import Recent
 from tournaments.common.web.polls import POLL_SECONDS, etag, not_modified, polled
 from tournaments.common.web.public import PAGES, event_page
@@ -162,6 +164,22 @@ def standings_live(request, slug: str):
 @event_page
 def _standings_live(request, event: Event) -> Kept:
     return _fragment(request, event)
+
+
+def _standings_at_door(request, slug: str) -> HttpResponse | None:
+    """The standings poll's 304, before the middleware (config.door): when the fragment's
+    ETag is kept (FRESH_SECONDS, in the language the door's locale step activated) and
+    If-None-Match names it, exactly the 304 that `standings_live` answers; else None."""
+    tag = cache.get(_tag_key(slug))
+    return None if tag is None else not_modified(request, tag)
+
+
+#: settings.DOOR_ANSWERS names it; the path is tournaments.public_urls's "standings_live".
+STANDINGS_AT_DOOR = DoorAnswer(
+    "tournaments:standings_live",
+    re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/standings/live/"),
+    _standings_at_door,
+)
 
 
 def _projector_etag(stored: standings_render.Stored | None, round_: Round | None) -> str:
