@@ -1,0 +1,206 @@
+"""The open-loop generator: every request sent at its scheduled time on a fresh connection,
+whatever the answers; its latency counted from that scheduled time.
+
+One asyncio loop, a small HTTP/1.1 client (bench.site_load.connection, `Connection: close`,
+one TCP connection a request: a phone polling every 5 s cannot keep gunicorn's 2-s
+keep-alive). The product phase talks to the site; the floor phase sends the same schedule to
+the floor views (bench.floor.views.replay), each request replaying the SQL its product
+request sent (bench.capacity.recipes). The generator measures its own CPU (time.process_time
+over the phase's wall time): above plan.GENERATOR_MAX_CORE_SHARE of one core the phase is
+marked invalid, since its own lateness would be in the latencies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from bench.site_load.connection import Connection
+
+from . import plan
+from .recipes import DEAL_RECIPE, SHEET_CHANGED, SHEET_UNCHANGED, STANDINGS_RECIPE
+
+NEXT_VERSION = re.compile(rb"/sheet/\?v=(\d+)")
+EXPECTED = {
+    "product": {plan.DEAL: {200, 201}, plan.SHEET: {200, 204, 304}, plan.STANDINGS: {200, 304}},
+    "floor": {plan.DEAL: {200}, plan.SHEET: {204}, plan.STANDINGS: {204}},
+}
+
+
+@dataclass
+class Phone:
+    version: int = 0  # the sheet's version this phone shows (product)
+    seen: int = 0  # the floor's deals of its table this phone has seen (floor)
+    etag: str | None = None  # the standings' ETag it holds
+
+
+@dataclass
+class Keeper:
+    """A table: its keeper's game (the engine's, to make valid deals) and its phones."""
+
+    game_id: int
+    secret: str
+    game: object  # engine.Game
+    rng: random.Random
+    acked: int = 0  # deals the site answered 200/201 to: stored
+    floor_deals: int = 0
+    pending: tuple[dict, bytes] | None = None  # the next deal, sent again until answered
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sheet: list[Phone] = field(default_factory=list)
+    standings: list[Phone] = field(default_factory=list)
+
+    def next_deal(self) -> tuple[dict, bytes]:
+        from scoring.autoplay import next_deal
+
+        if self.pending is None:
+            deal = next_deal(self.game, self.rng)
+            body = {"deal": self.acked + 1, "calls": deal["calls"], "tricks": deal["tricks"]}
+            self.pending = (deal, json.dumps(body).encode())
+        return self.pending
+
+
+async def exchange(host: str, port: int, method: str, path: str, headers: dict, body: bytes,
+                   timeout: float):  # fmt: skip
+    """One request on a connection of its own, closed after the answer."""
+    connection = Connection(host, port)
+    headers = {**headers, "Connection": "close"}
+    if body:
+        headers["Content-Length"] = str(len(body))
+    try:
+        return await asyncio.wait_for(connection.request(method, path, headers, body), timeout)
+    finally:
+        connection.close()
+
+
+class Phase:
+    """One phase ("product" or "floor") of a stage: sends, and keeps what came back."""
+
+    def __init__(self, name: str, host: str, port: int, slug: str, keepers: list[Keeper],
+                 timeout: float) -> None:  # fmt: skip
+        self.name, self.host, self.port, self.slug = name, host, port, slug
+        self.keepers, self.timeout = keepers, timeout
+        self.scheduled: dict[str, list[float]] = defaultdict(list)
+        self.answered: dict[str, list[float]] = defaultdict(list)
+        self.statuses: dict[str, Counter] = defaultdict(Counter)
+        self.errors: dict[str, Counter] = defaultdict(Counter)
+        self.notes: list[str] = []
+        self.send_lag: list[float] = []
+
+    async def send(self, arrival: plan.Arrival, due: float) -> None:
+        keeper = self.keepers[arrival.table]
+        try:
+            if arrival.kind == plan.DEAL:
+                async with keeper.lock:  # a keeper's phone sends its queue in order
+                    status = await self._deal(keeper)
+            elif arrival.kind == plan.SHEET:
+                status = await self._sheet(keeper, keeper.sheet[arrival.phone])
+            else:
+                status = await self._standings(keeper.standings[arrival.phone])
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError, IndexError) as error:
+            self.errors[arrival.kind][type(error).__name__] += 1
+            return
+        self.statuses[arrival.kind][status] += 1
+        if status not in EXPECTED[self.name][arrival.kind]:
+            self.errors[arrival.kind][str(status)] += 1
+            return
+        self.scheduled[arrival.kind].append(due)
+        self.answered[arrival.kind].append(asyncio.get_running_loop().time())
+
+    async def _get(self, path: str, headers: dict | None = None):
+        return await exchange(self.host, self.port, "GET", path, headers or {}, b"", self.timeout)
+
+    def _note(self, text: str) -> None:
+        if len(self.notes) < 10:
+            self.notes.append(text)
+
+    async def _deal(self, keeper: Keeper) -> int:
+        deal, body = keeper.next_deal()
+        headers = {"Authorization": f"Bearer {keeper.secret}", "Content-Type": "application/json"}
+        if self.name == "floor":
+            path = f"/bench-floor/replay/{DEAL_RECIPE}/"
+        else:
+            path = f"/api/games/{keeper.game_id}/deals"
+        answer = await exchange(self.host, self.port, "POST", path, headers, body, self.timeout)
+        if answer.status_code not in EXPECTED[self.name][plan.DEAL]:
+            self._note(f"{path}: {answer.status_code} {answer.text[:200]}")
+        elif self.name == "floor":
+            keeper.floor_deals += 1
+        else:
+            keeper.game.play(**deal)
+            keeper.acked += 1
+            keeper.pending = None
+        return answer.status_code
+
+    async def _sheet(self, keeper: Keeper, phone: Phone) -> int:
+        if self.name == "floor":
+            changed = keeper.floor_deals > phone.seen
+            phone.seen = keeper.floor_deals
+            recipe = SHEET_CHANGED if changed else SHEET_UNCHANGED
+            return (await self._get(f"/bench-floor/replay/{recipe}/")).status_code
+        answer = await self._get(f"/games/{keeper.game_id}/sheet/?v={phone.version}")
+        if answer.status_code == 200:
+            found = NEXT_VERSION.search(answer.content)
+            if found is None:
+                self._note(f"sheet of game {keeper.game_id}: no next version in the answer")
+            else:
+                phone.version = int(found.group(1))
+        return answer.status_code
+
+    async def _standings(self, phone: Phone) -> int:
+        headers = {"If-None-Match": phone.etag} if phone.etag else {}
+        if self.name == "floor":
+            return (await self._get(f"/bench-floor/replay/{STANDINGS_RECIPE}/", headers)).status_code
+        answer = await self._get(f"/events/{self.slug}/standings/live/", headers)
+        if answer.status_code == 200:
+            phone.etag = answer.headers.get("etag")
+        return answer.status_code
+
+    def report(self, wall: float, cpu: float) -> dict:
+        kinds = {
+            kind: plan.figures(
+                plan.latencies_ms(self.scheduled[kind], self.answered[kind]),
+                sum(self.errors[kind].values()),
+            )
+            | {
+                "statuses": {str(s): n for s, n in sorted(self.statuses[kind].items())},
+                "errors_by_cause": dict(self.errors[kind]),
+            }
+            for kind in plan.KINDS
+            if self.statuses[kind] or self.errors[kind]
+        }
+        return {
+            "kinds": kinds,
+            "requests": sum(f["count"] for f in kinds.values()),
+            "wall_s": round(wall, 2),
+            "generator_cpu_s": round(cpu, 2),
+            "generator_core_share": round(cpu / wall, 3) if wall else None,
+            "send_lag_p99_ms": plan.percentile((lag * 1000 for lag in self.send_lag), 99),
+            "notes": self.notes,
+        }
+
+
+async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5) -> dict:
+    """Every arrival at its time, never waiting for an answer before the next send; returns
+    once the last answer is in (or timed out)."""
+    loop = asyncio.get_running_loop()
+    start = loop.time() + lead
+    cpu = time.process_time()
+    running: set[asyncio.Task] = set()
+    for arrival in arrivals:
+        due = start + arrival.at
+        delay = due - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        phase.send_lag.append(max(0.0, loop.time() - due))
+        task = asyncio.create_task(phase.send(arrival, due))
+        running.add(task)
+        task.add_done_callback(running.discard)
+    if running:
+        await asyncio.gather(*running)
+    wall = loop.time() - start
+    return phase.report(wall, time.process_time() - cpu)
