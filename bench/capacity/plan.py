@@ -168,3 +168,16 @@ def one_kind(kind: str, tables: int, rate: float, seconds: float) -> list[Arriva
 def measured_ms_per_table_second(server_cpu_s: float, tables: int, seconds: float) -> float:
     """What a stage's server CPU says one table costs each second, whatever the mix."""
     return server_cpu_s * 1000 / (tables * seconds)
+
+
+def ratio_reading(product: dict, floor: dict) -> str:
+    """How to read the ratio: "exact" when both stopped at a failing stage; "at least" when
+    only the product never failed (its capacity is higher), "at most" when only the floor
+    never failed, "unknown" when neither did (the staircase was too short)."""
+    if product["censored"] and floor["censored"]:
+        return "unknown"
+    if product["censored"]:
+        return "at least"
+    if floor["censored"]:
+        return "at most"
+    return "exact"

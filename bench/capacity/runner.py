@@ -129,9 +129,9 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
     server = {group: (after[group] - before[group]) / TICK for group in groups}
     total = sum(server.values())
     result["server_cpu_s"] = {group: round(s, 2) for group, s in server.items()}
-    result["server_cpu_ms_per_request"] = (
-        round(total * 1000 / result["requests"], 3) if result["requests"] else None
-    )
+    count = result["requests"] or None
+    result["server_cpu_ms_per_request"] = count and round(total * 1000 / count, 3)
+    result["gunicorn_cpu_ms_per_request"] = count and round(server["gunicorn"] * 1000 / count, 3)
     result["server_ms_per_table_second"] = round(
         plan.measured_ms_per_table_second(total, table_count, args.seconds), 3
     )
@@ -177,6 +177,7 @@ def cost_pass(keepers, base_url, slug, args, groups) -> dict:
             result = run_phase(name, arrivals, keepers, base_url, slug, args, groups, 1)
             costs[name][kind] = {
                 "cpu_ms": result["server_cpu_ms_per_request"],
+                "gunicorn_cpu_ms": result["gunicorn_cpu_ms_per_request"],
                 "statuses": result["kinds"][kind]["statuses"],
                 "errors": result["kinds"][kind]["errors"],
                 "p95_ms": result["kinds"][kind]["p95_ms"],

@@ -1,0 +1,138 @@
+"""bench.capacity's pure parts: the open-loop schedule, latency from the scheduled time,
+percentiles, a phase's verdict, the largest passing T and the CPU model.
+
+The staircase itself needs the stacks running (`python -m bench.capacity --quick`); what
+decides its figures is checked here without them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bench.capacity import plan
+
+
+def test_the_schedule_keeps_every_phones_period_whatever_the_answers():
+    pace = plan.Pace(deal_every=60, sheet_every=5, standings_every=10)
+    arrivals = plan.schedule(tables=4, seconds=60, pace=pace, seed=1)
+    assert arrivals == sorted(arrivals)
+    assert all(0 <= a.at < 60 for a in arrivals)
+    counts = Counter((a.kind, a.table, a.phone) for a in arrivals)
+    for table in range(4):
+        assert counts[(plan.DEAL, table, 0)] == 1  # one deal a minute
+        for phone in range(3):
+            assert counts[(plan.SHEET, table, phone)] == 12  # every 5 s for 60 s
+        assert counts[(plan.STANDINGS, table, 0)] == 6
+    times = [a.at for a in arrivals if (a.kind, a.table, a.phone) == (plan.SHEET, 2, 1)]
+    assert [round(b - a, 9) for a, b in zip(times, times[1:])] == [5.0] * 11
+
+
+def test_the_phones_start_at_random_points_so_the_load_is_spread_not_a_burst():
+    arrivals = plan.schedule(tables=200, seconds=5, pace=plan.Pace(), seed=7)
+    sheets = [a.at for a in arrivals if a.kind == plan.SHEET]
+    assert len(sheets) == 600
+    per_second = Counter(int(at) for at in sheets)
+    assert all(90 <= per_second[s] <= 150 for s in range(5))  # ~120 a second each second
+
+
+def test_the_schedule_is_the_same_for_the_same_seed_and_the_stress_pace_sends_more_deals():
+    assert plan.schedule(3, 30, plan.Pace(), 5) == plan.schedule(3, 30, plan.Pace(), 5)
+    assert plan.schedule(3, 30, plan.Pace(), 5) != plan.schedule(3, 30, plan.Pace(), 6)
+    stress = plan.schedule(10, 60, plan.Pace(deal_every=10), 5)
+    assert sum(a.kind == plan.DEAL for a in stress) == 60
+
+
+def test_the_rates_of_a_table():
+    rates = plan.Pace(deal_every=60).rates()
+    assert rates == pytest.approx({plan.DEAL: 1 / 60, plan.SHEET: 0.6, plan.STANDINGS: 0.1})
+
+
+def test_latency_runs_from_the_scheduled_time_not_from_the_send():
+    # Three requests due at 0, 0.1 and 0.2 s; the server stalled and answered all at 1.0 s.
+    # Timed from their sends (after the stall) they would look fast; from the schedule
+    # they waited 1000, 900 and 800 ms.
+    assert plan.latencies_ms([0.0, 0.1, 0.2], [1.0, 1.0, 1.0]) == pytest.approx([1000, 900, 800])
+
+
+def test_percentile_is_the_nearest_rank():
+    values = list(range(1, 101))  # 1..100
+    assert plan.percentile(values, 50) == 50
+    assert plan.percentile(values, 95) == 95
+    assert plan.percentile(values, 99) == 99
+    assert plan.percentile(values, 100) == 100
+    assert plan.percentile([7.0], 95) == 7.0
+    assert plan.percentile([], 95) is None
+    assert plan.percentile([3, 1, 2], 50) == 2  # unsorted input
+
+
+def test_figures_count_errors_beside_the_answered():
+    found = plan.figures([10.0, 20.0, 30.0], errors=2)
+    assert found["count"] == 5 and found["answered"] == 3 and found["errors"] == 2
+    assert found["p50_ms"] == 20.0 and found["max_ms"] == 30.0
+
+
+def kinds(p95s: dict[str, float], errors: int = 0) -> dict:
+    return {kind: {"p95_ms": p95, "errors": errors} for kind, p95 in p95s.items()}
+
+
+def test_a_phase_passes_with_every_p95_under_the_target_and_nothing_wrong():
+    fast = {plan.DEAL: 40.0, plan.SHEET: 149.9, plan.STANDINGS: 10.0}
+    assert plan.verdict(kinds(fast), 0.1)["passed"]
+    slow = plan.verdict(kinds({**fast, plan.SHEET: 150.0}), 0.1)
+    assert not slow["passed"] and slow["slow"] == [plan.SHEET]
+    assert not plan.verdict(kinds(fast, errors=1), 0.1)["passed"]
+    assert not plan.verdict(kinds(fast), 0.1, lost=1)["passed"]
+    assert not plan.verdict(kinds({plan.DEAL: None}), 0.1)["passed"]  # nothing answered
+
+
+def test_a_phase_whose_generator_saturated_does_not_count():
+    result = plan.verdict(kinds({plan.SHEET: 10.0}), plan.GENERATOR_MAX_CORE_SHARE)
+    assert not result["valid"] and not result["passed"]
+
+
+def verdicts(passed: dict[int, bool], invalid: tuple[int, ...] = ()) -> list[tuple[int, dict]]:
+    return [(t, {"passed": ok, "valid": t not in invalid}) for t, ok in passed.items()]
+
+
+def test_the_largest_passing_t_is_the_last_pass_before_the_first_failure():
+    stages = verdicts({400: True, 100: True, 200: True, 800: False, 1600: True})
+    assert plan.largest_passing(stages) == {"tables": 400, "censored": False, "invalid": False}
+    assert plan.largest_passing(verdicts({100: False, 200: True}))["tables"] is None
+    never = plan.largest_passing(verdicts({100: True, 200: True}))
+    assert never == {"tables": 200, "censored": True, "invalid": False}
+    stopped = plan.largest_passing(verdicts({100: True, 200: False}, invalid=(200,)))
+    assert stopped["invalid"]
+
+
+def test_the_ratio_of_product_to_floor_and_how_to_read_it():
+    product = {"tables": 800, "censored": False}
+    floor = {"tables": 1000, "censored": False}
+    assert plan.ratio(product, floor) == 0.8
+    assert plan.ratio_reading(product, floor) == "exact"
+    assert plan.ratio_reading({**product, "censored": True}, floor) == "at least"
+    assert plan.ratio_reading(product, {**floor, "censored": True}) == "at most"
+    assert plan.ratio_reading({**product, "censored": True}, {**floor, "censored": True}) == (
+        "unknown"
+    )
+    assert plan.ratio({"tables": None, "censored": False}, floor) is None
+
+
+def test_the_cpu_model():
+    pace = plan.Pace(deal_every=60)
+    costs = {plan.DEAL: 3.0, plan.SHEET: 1.0, plan.STANDINGS: 0.5}
+    per_table = plan.cpu_ms_per_table_second(costs, pace)
+    assert per_table == pytest.approx(3.0 / 60 + 0.6 * 1.0 + 0.1 * 0.5)  # 0.7 ms a second
+    # 2 cores at 80 % give 1600 ms of CPU a second: 1600 / 0.7 = 2285.7 tables
+    assert plan.tables_on(2, 0.8, per_table) == 2285
+    assert plan.measured_ms_per_table_second(server_cpu_s=42.0, tables=1000, seconds=60) == 0.7
+    with pytest.raises(ValueError):
+        plan.tables_on(2, 0.8, 0)
+
+
+def test_the_cost_pass_sends_one_kind_evenly_round_the_tables():
+    arrivals = plan.one_kind(plan.DEAL, tables=4, rate=50, seconds=2)
+    assert len(arrivals) == 100
+    assert [a.table for a in arrivals[:6]] == [0, 1, 2, 3, 0, 1]
+    assert arrivals[1].at - arrivals[0].at == pytest.approx(0.02)
