@@ -136,3 +136,54 @@ def test_the_cost_pass_sends_one_kind_evenly_round_the_tables():
     assert len(arrivals) == 100
     assert [a.table for a in arrivals[:6]] == [0, 1, 2, 3, 0, 1]
     assert arrivals[1].at - arrivals[0].at == pytest.approx(0.02)
+
+
+def test_the_postgresql_stack_is_skipped_with_a_message_when_the_server_is_not_there(
+    monkeypatch,
+):
+    from bench.capacity import stacks
+    from bench.site_load import stack as site_stack
+
+    monkeypatch.setattr(site_stack, "PG", "postgres://postgres@127.0.0.1:9")  # nothing listens
+    missing = stacks.pg_missing()
+    assert missing is not None and "PostgreSQL at 127.0.0.1:5432" in missing
+
+
+def test_the_generators_client_reads_an_answer_by_its_length_chunked_or_to_the_close():
+    import asyncio
+
+    from bench.capacity.load import exchange
+
+    answers = {
+        b"/length": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nETag: \"x1\"\r\n\r\nhello",
+        b"/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b"3\r\n/sh\r\n9\r\neet/?v=42\r\n0\r\n\r\n",
+        b"/empty": b"HTTP/1.1 204 No Content\r\n\r\n",
+    }
+    seen = []
+
+    async def serve(reader, writer):
+        request = await reader.readuntil(b"\r\n\r\n")
+        seen.append(request)
+        path = request.split()[1]
+        writer.write(answers[path])
+        await writer.drain()
+        writer.close()
+
+    async def main():
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            got = {}
+            for path in ("/length", "/chunked", "/empty"):
+                got[path] = await exchange("127.0.0.1", port, "GET", path, {}, b"", 5)
+            with pytest.raises(OSError):
+                await exchange("127.0.0.1", 9, "GET", "/", {}, b"", 5)  # nothing listens
+            return got
+
+    got = asyncio.run(main())
+    assert (got["/length"].status_code, got["/length"].content) == (200, b"hello")
+    assert got["/length"].headers["etag"] == '"x1"'
+    assert got["/chunked"].content == b"/sheet/?v=42"
+    assert got["/empty"].status_code == 204 and got["/empty"].content == b""
+    assert all(b"Connection: close" in request for request in seen)

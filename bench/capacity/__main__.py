@@ -135,7 +135,7 @@ def run_part(name: str, args: argparse.Namespace, argv: list[str]) -> dict:
             print(f"pg: skipped: {missing}")
             return {"stack": "pg", "skipped": missing}
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        command = [sys.executable, "-m", "bench.capacity", *argv, "--stack", name, "--part"]
+        command = [sys.executable, "-u", "-m", "bench.capacity", *argv, "--stack", name, "--part"]
         subprocess.run([*command, out.name], cwd=ROOT, check=True)
         return json.loads(Path(out.name).read_text())
 

@@ -1,26 +1,28 @@
 """The open-loop generator: every request sent at its scheduled time on a fresh connection,
 whatever the answers; its latency counted from that scheduled time.
 
-One asyncio loop, a small HTTP/1.1 client (bench.site_load.connection, `Connection: close`,
-one TCP connection a request: a phone polling every 5 s cannot keep gunicorn's 2-s
-keep-alive). The product phase talks to the site; the floor phase sends the same schedule to
-the floor views (bench.floor.views.replay), each request replaying the SQL its product
-request sent (bench.capacity.recipes). The generator measures its own CPU (time.process_time
+One asyncio loop and a small HTTP/1.1 client (`Connection: close`, one TCP connection a
+request: a phone polling every 5 s cannot keep gunicorn's 2-s keep-alive), an asyncio
+protocol of a few lines so that the generator's cost a request stays small. The product
+phase talks to the site; the floor phase sends the same schedule to the floor views
+(bench.floor.views.replay), each request replaying the SQL its product request sent
+(bench.capacity.recipes). The generator measures its own CPU (os.times, user and system,
 over the phase's wall time): above plan.GENERATOR_MAX_CORE_SHARE of one core the phase is
-marked invalid, since its own lateness would be in the latencies.
+marked invalid, since its own lateness would be in the latencies. On loopback the kernel's
+work for a connection is charged partly to the generator (its system time).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
-import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from bench.site_load.connection import Connection
+from bench.site_load.connection import Answer
 
 from . import plan
 from .recipes import DEAL_RECIPE, SHEET_CHANGED, SHEET_UNCHANGED, STANDINGS_RECIPE
@@ -64,17 +66,80 @@ class Keeper:
         return self.pending
 
 
+class _Exchange(asyncio.Protocol):
+    """One request and its answer on a connection of its own: write on connect, collect
+    what comes, done at the answer's end (its Content-Length, or the server closing, as it
+    does after `Connection: close`). A protocol, not asyncio's streams: fewer objects and
+    calls a request, and the generator must stay small beside the server it measures."""
+
+    def __init__(self, message: bytes, done: asyncio.Future) -> None:
+        self.message, self.done, self.data = message, done, bytearray()
+        self.length: int | None = None
+
+    def connection_made(self, transport) -> None:
+        transport.write(self.message)
+
+    def data_received(self, data: bytes) -> None:
+        self.data += data
+        if self.length is None:
+            end = self.data.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            found = re.search(rb"(?im)^content-length:\s*(\d+)", self.data[:end])
+            self.length = end + 4 + int(found.group(1)) if found else -1
+        if 0 <= self.length <= len(self.data) and not self.done.done():
+            self.done.set_result(bytes(self.data))
+
+    def connection_lost(self, error) -> None:
+        if self.done.done():
+            return
+        if self.data:
+            self.done.set_result(bytes(self.data))
+        else:
+            self.done.set_exception(error or ConnectionResetError("closed before an answer"))
+
+
+def parse(raw: bytes) -> Answer:
+    """The status, headers (lower-case names) and body of an HTTP/1.1 answer."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        chunks, rest = [], body
+        while rest:
+            size_line, _, rest = rest.partition(b"\r\n")
+            size = int(size_line.split(b";")[0] or b"0", 16)
+            if not size:
+                break
+            chunks.append(rest[:size])
+            rest = rest[size + 2 :]
+        body = b"".join(chunks)
+    return Answer(int(lines[0].split()[1]), headers, body)
+
+
 async def exchange(host: str, port: int, method: str, path: str, headers: dict, body: bytes,
-                   timeout: float):  # fmt: skip
-    """One request on a connection of its own, closed after the answer."""
-    connection = Connection(host, port)
-    headers = {**headers, "Connection": "close"}
+                   timeout: float) -> Answer:  # fmt: skip
+    """One request on a fresh TCP connection, closed after the answer."""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
     if body:
-        headers["Content-Length"] = str(len(body))
+        lines.append(f"Content-Length: {len(body)}")
+    message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    transport = None
     try:
-        return await asyncio.wait_for(connection.request(method, path, headers, body), timeout)
+        async with asyncio.timeout(timeout):
+            transport, _ = await loop.create_connection(
+                lambda: _Exchange(message, done), host, port
+            )
+            return parse(await done)
     finally:
-        connection.close()
+        if transport is not None:
+            transport.close()
 
 
 class Phase:
@@ -189,7 +254,7 @@ async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5) -
     once the last answer is in (or timed out)."""
     loop = asyncio.get_running_loop()
     start = loop.time() + lead
-    cpu = time.process_time()
+    cpu = os.times()
     running: set[asyncio.Task] = set()
     for arrival in arrivals:
         due = start + arrival.at
@@ -203,4 +268,8 @@ async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5) -
     if running:
         await asyncio.gather(*running)
     wall = loop.time() - start
-    return phase.report(wall, time.process_time() - cpu)
+    used = os.times()
+    user, system = used.user - cpu.user, used.system - cpu.system
+    result = phase.report(wall, user + system)
+    result["generator_user_s"], result["generator_system_s"] = round(user, 2), round(system, 2)
+    return result
