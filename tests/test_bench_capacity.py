@@ -26,7 +26,7 @@ def test_the_schedule_keeps_every_phones_period_whatever_the_answers():
             assert counts[(plan.SHEET, table, phone)] == 12  # every 5 s for 60 s
         assert counts[(plan.STANDINGS, table, 0)] == 6
     times = [a.at for a in arrivals if (a.kind, a.table, a.phone) == (plan.SHEET, 2, 1)]
-    assert [round(b - a, 9) for a, b in zip(times, times[1:])] == [5.0] * 11
+    assert [round(b - a, 9) for a, b in zip(times, times[1:], strict=False)] == [5.0] * 11
 
 
 def test_the_phones_start_at_random_points_so_the_load_is_spread_not_a_burst():
@@ -155,7 +155,7 @@ def test_the_generators_client_reads_an_answer_by_its_length_chunked_or_to_the_c
     from bench.capacity.load import exchange
 
     answers = {
-        b"/length": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nETag: \"x1\"\r\n\r\nhello",
+        b"/length": b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nETag: "x1"\r\n\r\nhello',
         b"/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
         b"3\r\n/sh\r\n9\r\neet/?v=42\r\n0\r\n\r\n",
         b"/empty": b"HTTP/1.1 204 No Content\r\n\r\n",

@@ -61,9 +61,7 @@ def summarise(part: dict, args: argparse.Namespace) -> dict:
     """Largest passing T of product and floor, their ratio, and the CPU model."""
     stages = part["stages"]
     largest = {
-        name: plan.largest_passing(
-            [(s["tables"], s[name]["verdict"]) for s in stages if name in s]
-        )
+        name: plan.largest_passing([(s["tables"], s[name]["verdict"]) for s in stages if name in s])
         for name in ("product", "floor")
     }
     model = {}
@@ -94,7 +92,9 @@ def summarise(part: dict, args: argparse.Namespace) -> dict:
     ratio = summary["ratio_product_over_floor"]
     readable = summary["ratio_reading"] in ("exact", "at least")
     targets = {
-        f"product ≥ {TARGET_RATIO} × floor": readable and ratio is not None and ratio >= TARGET_RATIO
+        f"product ≥ {TARGET_RATIO} × floor": readable
+        and ratio is not None
+        and ratio >= TARGET_RATIO
     }
     tables = model["product"].get("cost_tables", model["product"].get("staircase_tables"))
     if part["stack"] == "venue":
@@ -114,7 +114,9 @@ def print_summary(name: str, summary: dict) -> None:
     print(f"\n{name}: largest T passing (p95 < {plan.TARGET_P95_MS:.0f} ms, 0 errors):")
     for phase, found in largest.items():
         more = " (no stage failed: at least)" if found["censored"] else ""
-        more += " (stopped by an INVALID stage: the generator saturated)" if found["invalid"] else ""
+        more += (
+            " (stopped by an INVALID stage: the generator saturated)" if found["invalid"] else ""
+        )
         print(f"  {phase:<8} {found['tables']}{more}")
     print(
         f"  ratio product / floor: {summary['ratio_product_over_floor']}"

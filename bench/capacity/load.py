@@ -166,7 +166,13 @@ class Phase:
                 status = await self._sheet(keeper, keeper.sheet[arrival.phone])
             else:
                 status = await self._standings(keeper.standings[arrival.phone])
-        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError, IndexError) as error:
+        except (
+            OSError,
+            TimeoutError,
+            asyncio.IncompleteReadError,
+            ValueError,
+            IndexError,
+        ) as error:
             self.errors[arrival.kind][type(error).__name__] += 1
             return
         self.statuses[arrival.kind][status] += 1
@@ -219,7 +225,9 @@ class Phase:
     async def _standings(self, phone: Phone) -> int:
         headers = {"If-None-Match": phone.etag} if phone.etag else {}
         if self.name == "floor":
-            return (await self._get(f"/bench-floor/replay/{STANDINGS_RECIPE}/", headers)).status_code
+            return (
+                await self._get(f"/bench-floor/replay/{STANDINGS_RECIPE}/", headers)
+            ).status_code
         answer = await self._get(f"/events/{self.slug}/standings/live/", headers)
         if answer.status_code == 200:
             phone.etag = answer.headers.get("etag")
