@@ -187,3 +187,8 @@ def test_the_generators_client_reads_an_answer_by_its_length_chunked_or_to_the_c
     assert got["/chunked"].content == b"/sheet/?v=42"
     assert got["/empty"].status_code == 204 and got["/empty"].content == b""
     assert all(b"Connection: close" in request for request in seen)
+
+
+def test_a_phase_where_the_generator_ran_out_of_files_or_ports_does_not_count():
+    result = plan.verdict(kinds({plan.SHEET: 10.0}), 0.1, generator_errors=3)
+    assert not result["valid"] and not result["passed"]

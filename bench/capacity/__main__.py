@@ -38,6 +38,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sheet-every", type=float, default=5.0)
     parser.add_argument("--standings-every", type=float, default=10.0)
     parser.add_argument("--timeout", type=float, default=10.0, help="a request's, seconds")
+    parser.add_argument("--pause", type=float, default=5.0, help="seconds of quiet before a phase")
     parser.add_argument("--cost-rate", type=float, default=50.0,
                         help="requests a second of the cost pass (0: none)")  # fmt: skip
     parser.add_argument("--cost-seconds", type=float, default=10.0)

@@ -15,6 +15,7 @@ work for a connection is charged partly to the generator (its system time).
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import random
@@ -27,6 +28,9 @@ from bench.site_load.connection import Answer
 from . import plan
 from .recipes import DEAL_RECIPE, SHEET_CHANGED, SHEET_UNCHANGED, STANDINGS_RECIPE
 
+#: Errors of the generator's own making (out of file descriptors or local ports): the
+#: phase then says nothing about the server.
+GENERATOR_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.EADDRNOTAVAIL}
 NEXT_VERSION = re.compile(rb"/sheet/\?v=(\d+)")
 EXPECTED = {
     "product": {plan.DEAL: {200, 201}, plan.SHEET: {200, 204, 304}, plan.STANDINGS: {200, 304}},
@@ -155,6 +159,7 @@ class Phase:
         self.errors: dict[str, Counter] = defaultdict(Counter)
         self.notes: list[str] = []
         self.send_lag: list[float] = []
+        self.generator_errors: Counter = Counter()  # this process out of files or ports
 
     async def send(self, arrival: plan.Arrival, due: float) -> None:
         keeper = self.keepers[arrival.table]
@@ -173,6 +178,8 @@ class Phase:
             ValueError,
             IndexError,
         ) as error:
+            if isinstance(error, OSError) and error.errno in GENERATOR_ERRNOS:
+                self.generator_errors[errno.errorcode[error.errno]] += 1
             self.errors[arrival.kind][type(error).__name__] += 1
             return
         self.statuses[arrival.kind][status] += 1
@@ -252,6 +259,7 @@ class Phase:
             "wall_s": round(wall, 2),
             "generator_cpu_s": round(cpu, 2),
             "generator_core_share": round(cpu / wall, 3) if wall else None,
+            "generator_errors": dict(self.generator_errors),
             "send_lag_p99_ms": plan.percentile((lag * 1000 for lag in self.send_lag), 99),
             "notes": self.notes,
         }

@@ -104,12 +104,15 @@ def figures(latencies: list[float], errors: int) -> dict:
     }
 
 
-def verdict(kinds: dict[str, dict], generator_core_share: float, lost: int = 0) -> dict:
+def verdict(
+    kinds: dict[str, dict], generator_core_share: float, lost: int = 0, generator_errors: int = 0
+) -> dict:
     """Whether a phase passes: every kind's p95 under the target, no error, no deal lost or
-    doubled; and whether it counts at all (the generator kept up)."""
+    doubled; and whether it counts at all (the generator kept up, and never ran out of
+    files or ports of its own)."""
     slow = [k for k, f in kinds.items() if f["p95_ms"] is None or f["p95_ms"] >= TARGET_P95_MS]
     errors = sum(f["errors"] for f in kinds.values())
-    valid = generator_core_share < GENERATOR_MAX_CORE_SHARE
+    valid = generator_core_share < GENERATOR_MAX_CORE_SHARE and not generator_errors
     return {
         "passed": valid and not slow and errors == 0 and lost == 0,
         "valid": valid,

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import os
 import random
+import resource
 import shutil
 import tempfile
 import time
@@ -119,6 +120,9 @@ def fragment_etag(base_url: str, slug: str) -> str | None:
 
 
 def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count) -> dict:
+    """One phase; first a pause, so that what an overloaded phase left queued in the server
+    is done before this one's CPU is counted."""
+    time.sleep(args.pause)
     host, port = base_url.removeprefix("http://").split(":")
     phones_current(keepers, fragment_etag(base_url, slug))
     before = stacks.cpu_ticks(groups)
@@ -153,7 +157,12 @@ def staircase(keepers, base_url, slug, args, groups, processes) -> list[dict]:
                 now = deals_check(keepers[:tables])
                 result["deals"] = {k: now[k] - checked[k] for k in now}
                 lost = result["deals"]["lost"] + result["deals"]["doubled"]
-            result["verdict"] = plan.verdict(result["kinds"], result["generator_core_share"], lost)
+            result["verdict"] = plan.verdict(
+                result["kinds"],
+                result["generator_core_share"],
+                lost,
+                sum(result["generator_errors"].values()),
+            )
             stage[name] = result
             processes.check()
         stage["load_average_after"] = load_average()
@@ -211,6 +220,8 @@ def print_stage(stage: dict) -> None:
 
 def run(name: str, args: argparse.Namespace) -> dict:
     """The whole run on one stack; the report's part for it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # one descriptor a request
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # in flight, when overloaded
     folder = Path(tempfile.mkdtemp(prefix=f"bench-capacity-{name}-"))
     env, flags = stacks.environment(name, folder), venue_stack.serve_flags()
     print(f"{name}: load average {load_average()}; folder {folder}; gunicorn {flags}", flush=True)
