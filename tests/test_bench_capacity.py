@@ -192,3 +192,41 @@ def test_the_generators_client_reads_an_answer_by_its_length_chunked_or_to_the_c
 def test_a_phase_where_the_generator_ran_out_of_files_or_ports_does_not_count():
     result = plan.verdict(kinds({plan.SHEET: 10.0}), 0.1, generator_errors=3)
     assert not result["valid"] and not result["passed"]
+
+
+def phase(passed: bool, ms_per_table_second: float, valid: bool = True) -> dict:
+    return {
+        "verdict": {"passed": passed, "valid": valid},
+        "server_ms_per_table_second": ms_per_table_second,
+    }
+
+
+def test_the_summary_of_a_stack_names_the_largest_t_the_ratio_and_the_cpu_model():
+    from bench.capacity.__main__ import parse, summarise
+
+    args = parse(["--stages", "100,200,400"])
+    part = {
+        "stack": "venue",
+        "stages": [
+            {"tables": 100, "product": phase(True, 0.8), "floor": phase(True, 0.6)},
+            {"tables": 200, "product": phase(True, 0.6), "floor": phase(True, 0.5)},
+            {"tables": 400, "product": phase(False, 0.9), "floor": phase(False, 0.7)},
+        ],
+        "costs": {
+            "product": {
+                plan.DEAL: {"cpu_ms": 3.0},
+                plan.SHEET: {"cpu_ms": 1.0, "gunicorn_cpu_ms": 0.9},
+                plan.STANDINGS: {"cpu_ms": 0.5},
+            }
+        },
+    }
+    summary = summarise(part, args)
+    assert summary["largest_passing"]["product"]["tables"] == 200
+    assert summary["ratio_product_over_floor"] == 1.0 and summary["ratio_reading"] == "exact"
+    model = summary["cpu_model"]["product"]
+    assert model["staircase_ms_per_table_second"] == 0.7  # the median of the passing stages
+    assert model["staircase_tables"] == 2285  # 1600 / 0.7
+    assert model["cost_tables"] == 2285  # 3/60 + 0.6 + 0.05 = 0.7 ms a table-second
+    assert all(summary["targets"].values())
+    part["costs"]["product"][plan.SHEET]["gunicorn_cpu_ms"] = 1.2
+    assert not all(summarise(part, args)["targets"].values())
