@@ -230,3 +230,14 @@ def test_the_summary_of_a_stack_names_the_largest_t_the_ratio_and_the_cpu_model(
     assert all(summary["targets"].values())
     part["costs"]["product"][plan.SHEET]["gunicorn_cpu_ms"] = 1.2
     assert not all(summarise(part, args)["targets"].values())
+
+
+def test_postgresql_counts_its_own_processes_and_this_databases_backends_only():
+    from bench.capacity.stacks import works_for
+
+    db = "bench358_capacity"
+    assert works_for("postgres: 15/main: walwriter", db)
+    assert works_for("/usr/lib/postgresql/15/bin/postgres -D /var/lib/postgresql/15/main", db)
+    assert works_for(f"postgres: 15/main: postgres {db} 127.0.0.1(53422) idle", db)
+    assert not works_for("postgres: 15/main: postgres test_other 127.0.0.1(53500) idle", db)
+    assert not works_for("postgres: 15/main: postgres other [local] idle", db)

@@ -82,14 +82,42 @@ def start(folder: Path, env: dict[str, str], flags: dict[str, str]):
 
 def server_groups(name: str, processes) -> dict[str, Group]:
     """The processes whose CPU is the server's: gunicorn and the worker, and on the
-    PostgreSQL stack the database and Redis servers (whole: shared with whatever else runs)."""
+    PostgreSQL stack the database's processes (postgres_of) and Redis (the whole server)."""
     groups = {
         "gunicorn": tree(processes.running["gunicorn"].pid),
         "worker": tree(processes.running["worker"].pid),
     }
     if name == "pg":
-        groups |= {"postgres": named("postgres"), "redis": named("redis-server")}
+        groups |= {"postgres": postgres_of(PG_DATABASE), "redis": named("redis-server")}
     return groups
+
+
+def postgres_of(database: str) -> Group:
+    """PostgreSQL's processes working for `database`: its connections' backends (their
+    command line names the database and the client) and the server's own (the postmaster,
+    WAL writer, checkpointer...: shared, but on a quiet machine this run's work); not the
+    backends of other databases, which other work on the machine may be using."""
+    all_postgres = named("postgres")
+
+    def members(processes) -> set[int]:
+        found = set()
+        for pid in all_postgres(processes):
+            try:
+                line = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if works_for(line, database):
+                found.add(pid)
+        return found
+
+    return members
+
+
+def works_for(command_line: str, database: str) -> bool:
+    """Whether a PostgreSQL process (by its command line) counts for `database`: a backend
+    ("postgres: user database client(port) state") only when its database is this one."""
+    backend = "(" in command_line or "[local]" in command_line
+    return not backend or f" {database} " in command_line
 
 
 def cpu_ticks(groups: dict[str, Group]) -> dict[str, int]:
