@@ -241,3 +241,13 @@ def test_postgresql_counts_its_own_processes_and_this_databases_backends_only():
     assert works_for(f"postgres: 15/main: postgres {db} 127.0.0.1(53422) idle", db)
     assert not works_for("postgres: 15/main: postgres test_other 127.0.0.1(53500) idle", db)
     assert not works_for("postgres: 15/main: postgres other [local] idle", db)
+
+
+def test_a_groups_cpu_between_readings_never_goes_below_zero_as_processes_come_and_go():
+    from bench.capacity.stacks import ticks_between
+
+    before = {(10, 1): 100, (11, 1): 50, (12, 1): 70}
+    after = {(10, 1): 130, (12, 1): 75, (13, 900): 8, (11, 950): 4}
+    # 10 grew 30, 12 grew 5, 13 is new (8), 11 ended and its pid came back as another (4)
+    assert ticks_between(before, after) == 30 + 5 + 8 + 4
+    assert ticks_between({(10, 1): 100}, {}) == 0

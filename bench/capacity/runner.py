@@ -130,7 +130,7 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
     result = asyncio.run(drive(phase, arrivals))
     time.sleep(0.2)  # the last answers' tails (closing, logging) in the server's CPU
     after = stacks.cpu_ticks(groups)
-    server = {group: (after[group] - before[group]) / TICK for group in groups}
+    server = {group: stacks.ticks_between(before[group], after[group]) / TICK for group in groups}
     total = sum(server.values())
     result["server_cpu_s"] = {group: round(s, 2) for group, s in server.items()}
     count = result["requests"] or None

@@ -120,12 +120,20 @@ def works_for(command_line: str, database: str) -> bool:
     return not backend or f" {database} " in command_line
 
 
-def cpu_ticks(groups: dict[str, Group]) -> dict[str, int]:
-    """utime + stime of each group's processes now, in clock ticks (a process that ends
-    between two readings loses what it used since the first: gunicorn's and the worker's
-    processes, and PostgreSQL's kept connections, live through a run)."""
+def cpu_ticks(groups: dict[str, Group]) -> dict[str, dict[tuple[int, int], int]]:
+    """Each group's processes now: (pid, start time) -> utime + stime in clock ticks."""
     snapshot = take_snapshot()
     return {
-        name: sum(snapshot.processes[pid].ticks for pid in group(snapshot.processes))
+        name: {
+            (pid, snapshot.processes[pid].start): snapshot.processes[pid].ticks
+            for pid in group(snapshot.processes)
+        }
         for name, group in groups.items()
     }
+
+
+def ticks_between(before: dict[tuple[int, int], int], after: dict[tuple[int, int], int]) -> int:
+    """A group's CPU between two readings: each process's growth; a process born between
+    them counts all it used; one gone since (a closed database connection) loses what it
+    used after the first reading, never subtracted (a pid reused is another process)."""
+    return sum(ticks - before.get(process, 0) for process, ticks in after.items())
