@@ -130,8 +130,13 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
     result = asyncio.run(drive(phase, arrivals))
     time.sleep(0.2)  # the last answers' tails (closing, logging) in the server's CPU
     after = stacks.cpu_ticks(groups)
-    server = {group: stacks.ticks_between(before[group], after[group]) / TICK for group in groups}
+    raw = {group: stacks.ticks_between(before[group], after[group]) / TICK for group in groups}
+    # Less what the stack spends doing nothing for as long (the worker's broker polling,
+    # gunicorn's heartbeats), measured once before the staircase.
+    idle = getattr(args, "idle_cores", {})
+    server = {g: max(0.0, s - idle.get(g, 0.0) * result["wall_s"]) for g, s in raw.items()}
     total = sum(server.values())
+    result["server_cpu_s_raw"] = {group: round(s, 2) for group, s in raw.items()}
     result["server_cpu_s"] = {group: round(s, 2) for group, s in server.items()}
     count = result["requests"] or None
     result["server_cpu_ms_per_request"] = count and round(total * 1000 / count, 3)
@@ -140,6 +145,14 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
         plan.measured_ms_per_table_second(total, table_count, args.seconds), 3
     )
     return result
+
+
+def idle_cores(groups, seconds: float = 10.0) -> dict[str, float]:
+    """Each group's CPU while nothing is asked of the stack, in cores."""
+    before, started = stacks.cpu_ticks(groups), time.monotonic()
+    time.sleep(seconds)
+    after, lasted = stacks.cpu_ticks(groups), time.monotonic() - started
+    return {g: stacks.ticks_between(before[g], after[g]) / TICK / lasted for g in groups}
 
 
 def staircase(keepers, base_url, slug, args, groups, processes) -> list[dict]:
@@ -240,6 +253,8 @@ def run(name: str, args: argparse.Namespace) -> dict:
         warm(base_url, event.slug, [k.game_id for k in keepers])
         warm_replays(base_url, list(about))
         groups = stacks.server_groups(name, processes)
+        args.idle_cores = idle_cores(groups)
+        print(f"the stack idle, cores: { {g: round(c, 4) for g, c in args.idle_cores.items()} }")
         stages = staircase(keepers, base_url, event.slug, args, groups, processes)
         costs = cost_pass(keepers, base_url, event.slug, args, groups) if args.cost_rate else {}
         cpu = processes.cpu_seconds()
@@ -251,6 +266,7 @@ def run(name: str, args: argparse.Namespace) -> dict:
         "stack": name,
         "gunicorn": {"workers": int(flags["workers"]), "threads": int(flags["threads"])},
         "recipes": about,
+        "idle_cores": {g: round(c, 4) for g, c in args.idle_cores.items()},
         "stages": stages,
         "costs": costs,
         "cpu_seconds": cpu,
