@@ -216,7 +216,7 @@ def test_the_summary_of_a_stack_names_the_largest_t_the_ratio_and_the_cpu_model(
             "product": {
                 plan.DEAL: {"cpu_ms": 3.0},
                 plan.SHEET: {"cpu_ms": 1.0, "gunicorn_cpu_ms": 0.9},
-                plan.STANDINGS: {"cpu_ms": 0.5},
+                plan.STANDINGS: {"cpu_ms": 0.5, "gunicorn_cpu_ms": 0.4},
             }
         },
     }

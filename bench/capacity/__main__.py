@@ -107,10 +107,12 @@ def summarise(part: dict, args: argparse.Namespace) -> dict:
         targets[f"≥ {TARGET_VENUE_TABLES} tables by the CPU model"] = (
             tables is not None and tables >= TARGET_VENUE_TABLES
         )
-    poll = part.get("costs", {}).get("product", {}).get(plan.SHEET, {}).get("gunicorn_cpu_ms")
-    targets[f"unchanged sheet poll ≤ {TARGET_UNCHANGED_POLL_MS} ms gunicorn CPU"] = (
-        poll is not None and poll <= TARGET_UNCHANGED_POLL_MS
-    )
+    product_costs = part.get("costs", {}).get("product", {})
+    for kind, what in ((plan.SHEET, "sheet poll (204)"), (plan.STANDINGS, "standings poll (304)")):
+        poll = product_costs.get(kind, {}).get("gunicorn_cpu_ms")
+        targets[f"unchanged {what} ≤ {TARGET_UNCHANGED_POLL_MS} ms gunicorn CPU"] = (
+            poll is not None and poll <= TARGET_UNCHANGED_POLL_MS
+        )
     summary["targets"] = targets
     return summary
 
