@@ -26,8 +26,11 @@ services in another subprocess, its on-commit task (the round's pages written in
 shared cache) run there as the worker would, and timed (`published_s`). Then two phases, the
 same phones and timing:
 
-- floor: each visit reads `GET /bench-floor/read/<game_id>/` twice (a bare view, one indexed
-  read: what any page costs on this stack);
+- floor: each visit sends its own two requests to `GET /bench-floor/replay/<recipe>/`: the
+  SQL its seat question (asked as the visit asks it) and the round page sent, captured at
+  the publish (bench/publish_rush/recipes.py), and a few bytes back: the visit's own
+  database work on this stack, nothing of the pages' (before issue 29: two bare one-row
+  reads, which was not the visit's work);
 - site: each visit is a phone asking "where do I sit" for its player, then the round page
   (`/events/<slug>/rounds/1/`). 999 players, a third of them come back once or twice (a
   reload), 1500 visits in all, spread evenly over 10 s with jitter; each visit opens its

@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.request_cost.recipes import RECIPES_ENV
 from bench.site_load.stack import drop_database, flush_redis, recreate_database, server_env
 
 SETTINGS = "bench.floor.settings"
@@ -57,6 +58,7 @@ def backend(
     stack = argparse.Namespace(database=PG_DATABASE, redis=REDIS, cache=REDIS)
     env = server_env(stack, str(folder / "static"))
     env["DJANGO_SETTINGS_MODULE"] = SETTINGS
+    env[RECIPES_ENV] = str(folder / "recipes.json")  # the floor's (bench.publish_rush.recipes)
     gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
     # As site_load: a deep backlog and a long keep-alive, so that a burst queues, not fails.
     gunicorn += ["--backlog", "2048", "--timeout", "120", "--keep-alive", "30"]

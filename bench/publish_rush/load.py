@@ -11,7 +11,9 @@ from urllib.parse import quote_plus
 from bench.site_load.connection import Connection
 from bench.site_load.measure import Stats
 
-FLOOR = "GET /bench-floor/read/{game_id}/"
+from . import recipes
+
+FLOOR = "GET /bench-floor/replay/<the visit's request>/"
 SEAT_NAME = "GET /events/{slug}/seat/?name= (typed)"
 SEAT_LINK = "GET /events/{slug}/seat/?name=&player= (link)"
 SEAT_ME = "GET /events/{slug}/seat/ (this-is-me cookie)"
@@ -71,12 +73,27 @@ class Rush:
     stats: Stats
 
 
-async def floor_visit(rush: Rush, visit: Visit, other: dict) -> None:
-    """The floor: two bare reads on a connection of the visit's own."""
+#: The floor's recipe of each request of a visit (bench.publish_rush.recipes).
+FLOOR_OF = {
+    SEAT_NAME: recipes.SEAT_NAME,
+    SEAT_LINK: recipes.SEAT_LINK,
+    SEAT_ME: recipes.SEAT_ME,
+    ROUND: recipes.ROUND,
+}
+
+
+async def floor_visit(rush: Rush, visit: Visit) -> None:
+    """The floor: the visit's own two requests replayed (its seat question as it asks it,
+    then the round page: their SQL, bench.floor.views.replay), on a connection of its own,
+    with the same cookie."""
+    headers = {}
+    if visit.asked == SEAT_ME:
+        headers["Cookie"] = f"me-{rush.event_id}={visit.player['me']}"
     connection = Connection(rush.host, rush.port)
     try:
-        for game_id in (visit.player["game_id"], other["game_id"]):
-            await rush.stats.request(connection, FLOOR, "GET", f"/bench-floor/read/{game_id}/")
+        for asked in (visit.asked, ROUND):
+            url = f"/bench-floor/replay/{FLOOR_OF[asked]}/"
+            await rush.stats.request(connection, FLOOR, "GET", url, headers=headers)
     finally:
         connection.close()
 
@@ -106,7 +123,6 @@ async def site_visit(rush: Rush, visit: Visit, rng: random.Random) -> None:
 async def run_phase(rush: Rush, plan: list[Visit], site: bool, seed: int) -> float:
     """Every visit at its time (late ones at once); seconds from the first to the last answer."""
     rng = random.Random(seed)
-    players = [visit.player for visit in plan]
     started = time.monotonic()
 
     async def at_time(visit: Visit) -> None:
@@ -114,7 +130,7 @@ async def run_phase(rush: Rush, plan: list[Visit], site: bool, seed: int) -> flo
         if site:
             await site_visit(rush, visit, random.Random(rng.random()))
         else:
-            await floor_visit(rush, visit, rng.choice(players))
+            await floor_visit(rush, visit)
 
     await asyncio.gather(*(at_time(visit) for visit in plan))
     return time.monotonic() - started

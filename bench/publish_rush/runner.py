@@ -194,7 +194,8 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
         event.update(seed(stack.env, "--publish", str(event["event_id"])))
         published_s = round(time.monotonic() - made, 2)
         print(f"{len(event['players'])} players, round 1 published in {published_s} s", flush=True)
-        warm_up(base_url, [f"/bench-floor/read/{event['players'][0]['game_id']}/"])
+        print(f"the floor's recipes (statements): {event.get('recipes')}", flush=True)
+        warm_up(base_url, [f"/bench-floor/replay/{name}/" for name in event.get("recipes", {})])
 
         rng = random.Random(args.seed)
         for phase, site in (("floor", False), ("site", True)):
@@ -259,6 +260,7 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
         "server": stack.server,
         "players": len(event["players"]),
         "published_s": published_s,
+        "floor_recipes_statements": event.get("recipes"),
         "phases": phases,
         "endpoints": endpoints,
         "where_do_i_sit": seat,

@@ -8,13 +8,19 @@ them: the round paired as a draft before the site warms up, then published while
 Both print JSON. The publish runs its own task on commit (the round's pages written into
 the shared cache, tournaments.rounds.render) eagerly here, where the site's worker
 would run it: the phones' first asks come a few seconds after an organiser's publish.
+After it, when $BENCH_FLOOR_RECIPES names a file, the floor's recipes are captured there
+(bench.publish_rush.recipes: the SQL of each request of a visit).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
+
+from bench.request_cost.recipes import RECIPES_ENV
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,7 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         for table in round_.tables.select_related("seat_0", "seat_1", "seat_2")
         for player in table.seats
     ]
-    json.dump({"players": players}, sys.stdout)
+    found = {}
+    if os.environ.get(RECIPES_ENV):
+        from .recipes import capture
+
+        found = capture(event, players, Path(os.environ[RECIPES_ENV]))
+    json.dump({"players": players, "recipes": found}, sys.stdout)
     return 0
 
 

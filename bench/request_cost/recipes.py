@@ -7,11 +7,19 @@ included, against the benchmark's database) and stored as JSON, so the floor vie
 (bench.floor.views.replay) can send exactly those statements again over one cursor. JSON,
 not pickle: the server reads the file, and a file of data can do nothing but be data.
 
-The capture runs with the connection out of autocommit and rolls back afterwards, so a
-captured write leaves the database as it was (the floor replays on the same rows). Django
-then opens the view's outermost atomic block as a savepoint; those two statements are not
-the request's (outside the capture it would be BEGIN/COMMIT, which psycopg sends without
-`execute`) and are left out.
+The capture runs inside an atomic block of its own that is always rolled back
+(`transaction.set_rollback(True)`), so a captured write leaves the database as it was (the
+floor replays on the same rows), on SQLite as on PostgreSQL. Django then opens the view's
+outermost atomic block as a savepoint; those two statements are not the request's (outside
+the capture they would be BEGIN/COMMIT, which the backends send without `execute`) and are
+left out.
+
+Before, the capture turned autocommit off and rolled back at the end. On PostgreSQL that
+opens a transaction; on SQLite it does not (Python's sqlite3 begins one only before a data
+statement), so the view's SAVEPOINT at depth 0 opened the transaction and its RELEASE
+committed it: a captured deal was stored, and the floor's replay of it then met an existing
+deal and answered differently (issue 29). tests/test_bench_recipes.py proves a captured
+write leaves no row on either backend.
 """
 
 from __future__ import annotations
@@ -87,12 +95,12 @@ def writes(steps: list[dict]) -> bool:
 @contextmanager
 def capturing():
     """Record every statement sent in the block; roll back whatever it wrote."""
-    from django.db import connection
+    from django.db import connection, transaction
 
     steps: list[dict] = []
 
     def record(execute, sql, params, many, context):
-        depth = len(connection.atomic_blocks)
+        depth = len(connection.atomic_blocks) - 1  # the capture's own block is not the request's
         if not (depth == 0 and sql.lstrip().upper().startswith(SAVEPOINT_WORDS)):
             steps.append(
                 {
@@ -104,14 +112,12 @@ def capturing():
             )
         return execute(sql, params, many, context)
 
-    connection.ensure_connection()
-    connection.set_autocommit(False)
-    try:
-        with connection.execute_wrapper(record):
-            yield steps
-    finally:
-        connection.rollback()
-        connection.set_autocommit(True)
+    with transaction.atomic():
+        try:
+            with connection.execute_wrapper(record):
+                yield steps
+        finally:
+            transaction.set_rollback(True)
 
 
 def save(recipes: dict[str, list[dict]], path: Path) -> None:

@@ -1,0 +1,291 @@
+"""The open-loop generator: every request sent at its scheduled time on a fresh connection,
+whatever the answers; its latency counted from that scheduled time.
+
+One asyncio loop and a small HTTP/1.1 client (`Connection: close`, one TCP connection a
+request: a phone polling every 5 s cannot keep gunicorn's 2-s keep-alive), an asyncio
+protocol of a few lines so that the generator's cost a request stays small. The product
+phase talks to the site; the floor phase sends the same schedule to the floor views
+(bench.floor.views.replay), each request replaying the SQL its product request sent
+(bench.capacity.recipes). The generator measures its own CPU (os.times, user and system,
+over the phase's wall time): above plan.GENERATOR_MAX_CORE_SHARE of one core the phase is
+marked invalid, since its own lateness would be in the latencies. On loopback the kernel's
+work for a connection is charged partly to the generator (its system time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import os
+import random
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from bench.site_load.connection import Answer
+
+from . import plan
+from .recipes import DEAL_RECIPE, SHEET_CHANGED, SHEET_UNCHANGED, STANDINGS_RECIPE
+
+#: Errors of the generator's own making (out of file descriptors or local ports): the
+#: phase then says nothing about the server.
+GENERATOR_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.EADDRNOTAVAIL}
+NEXT_VERSION = re.compile(rb"/sheet/\?v=(\d+)")
+EXPECTED = {
+    "product": {plan.DEAL: {200, 201}, plan.SHEET: {200, 204, 304}, plan.STANDINGS: {200, 304}},
+    "floor": {plan.DEAL: {200}, plan.SHEET: {204}, plan.STANDINGS: {204}},
+}
+
+
+@dataclass
+class Phone:
+    version: int = 0  # the sheet's version this phone shows (product)
+    seen: int = 0  # the floor's deals of its table this phone has seen (floor)
+    etag: str | None = None  # the standings' ETag it holds
+
+
+@dataclass
+class Keeper:
+    """A table: its keeper's game (the engine's, to make valid deals) and its phones."""
+
+    game_id: int
+    secret: str
+    game: object  # engine.Game
+    rng: random.Random
+    acked: int = 0  # deals the site answered 200/201 to: stored
+    floor_deals: int = 0
+    pending: tuple[dict, bytes] | None = None  # the next deal, sent again until answered
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sheet: list[Phone] = field(default_factory=list)
+    standings: list[Phone] = field(default_factory=list)
+
+    def next_deal(self) -> tuple[dict, bytes]:
+        from scoring.autoplay import next_deal
+
+        if self.pending is None:
+            deal = next_deal(self.game, self.rng)
+            body = {"deal": self.acked + 1, "calls": deal["calls"], "tricks": deal["tricks"]}
+            self.pending = (deal, json.dumps(body).encode())
+        return self.pending
+
+
+class _Exchange(asyncio.Protocol):
+    """One request and its answer on a connection of its own: write on connect, collect
+    what comes, done at the answer's end (its Content-Length, or the server closing, as it
+    does after `Connection: close`). A protocol, not asyncio's streams: fewer objects and
+    calls a request, and the generator must stay small beside the server it measures."""
+
+    def __init__(self, message: bytes, done: asyncio.Future) -> None:
+        self.message, self.done, self.data = message, done, bytearray()
+        self.length: int | None = None
+
+    def connection_made(self, transport) -> None:
+        transport.write(self.message)
+
+    def data_received(self, data: bytes) -> None:
+        self.data += data
+        if self.length is None:
+            end = self.data.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            found = re.search(rb"(?im)^content-length:\s*(\d+)", self.data[:end])
+            self.length = end + 4 + int(found.group(1)) if found else -1
+        if 0 <= self.length <= len(self.data) and not self.done.done():
+            self.done.set_result(bytes(self.data))
+
+    def connection_lost(self, error) -> None:
+        if self.done.done():
+            return
+        if self.data:
+            self.done.set_result(bytes(self.data))
+        else:
+            self.done.set_exception(error or ConnectionResetError("closed before an answer"))
+
+
+def parse(raw: bytes) -> Answer:
+    """The status, headers (lower-case names) and body of an HTTP/1.1 answer."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        chunks, rest = [], body
+        while rest:
+            size_line, _, rest = rest.partition(b"\r\n")
+            size = int(size_line.split(b";")[0] or b"0", 16)
+            if not size:
+                break
+            chunks.append(rest[:size])
+            rest = rest[size + 2 :]
+        body = b"".join(chunks)
+    return Answer(int(lines[0].split()[1]), headers, body)
+
+
+async def exchange(host: str, port: int, method: str, path: str, headers: dict, body: bytes,
+                   timeout: float) -> Answer:  # fmt: skip
+    """One request on a fresh TCP connection, closed after the answer."""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    if body:
+        lines.append(f"Content-Length: {len(body)}")
+    message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    transport = None
+    try:
+        async with asyncio.timeout(timeout):
+            transport, _ = await loop.create_connection(
+                lambda: _Exchange(message, done), host, port
+            )
+            return parse(await done)
+    finally:
+        if transport is not None:
+            transport.close()
+
+
+class Phase:
+    """One phase ("product" or "floor") of a stage: sends, and keeps what came back."""
+
+    def __init__(self, name: str, host: str, port: int, slug: str, keepers: list[Keeper],
+                 timeout: float) -> None:  # fmt: skip
+        self.name, self.host, self.port, self.slug = name, host, port, slug
+        self.keepers, self.timeout = keepers, timeout
+        self.scheduled: dict[str, list[float]] = defaultdict(list)
+        self.answered: dict[str, list[float]] = defaultdict(list)
+        self.statuses: dict[str, Counter] = defaultdict(Counter)
+        self.errors: dict[str, Counter] = defaultdict(Counter)
+        self.notes: list[str] = []
+        self.send_lag: list[float] = []
+        self.generator_errors: Counter = Counter()  # this process out of files or ports
+
+    async def send(self, arrival: plan.Arrival, due: float) -> None:
+        keeper = self.keepers[arrival.table]
+        try:
+            if arrival.kind == plan.DEAL:
+                async with keeper.lock:  # a keeper's phone sends its queue in order
+                    status = await self._deal(keeper)
+            elif arrival.kind == plan.SHEET:
+                status = await self._sheet(keeper, keeper.sheet[arrival.phone])
+            else:
+                status = await self._standings(keeper.standings[arrival.phone])
+        except (
+            OSError,
+            TimeoutError,
+            asyncio.IncompleteReadError,
+            ValueError,
+            IndexError,
+        ) as error:
+            if isinstance(error, OSError) and error.errno in GENERATOR_ERRNOS:
+                self.generator_errors[errno.errorcode[error.errno]] += 1
+            self.errors[arrival.kind][type(error).__name__] += 1
+            return
+        self.statuses[arrival.kind][status] += 1
+        if status not in EXPECTED[self.name][arrival.kind]:
+            self.errors[arrival.kind][str(status)] += 1
+            return
+        self.scheduled[arrival.kind].append(due)
+        self.answered[arrival.kind].append(asyncio.get_running_loop().time())
+
+    async def _get(self, path: str, headers: dict | None = None):
+        return await exchange(self.host, self.port, "GET", path, headers or {}, b"", self.timeout)
+
+    def _note(self, text: str) -> None:
+        if len(self.notes) < 10:
+            self.notes.append(text)
+
+    async def _deal(self, keeper: Keeper) -> int:
+        deal, body = keeper.next_deal()
+        headers = {"Authorization": f"Bearer {keeper.secret}", "Content-Type": "application/json"}
+        if self.name == "floor":
+            path = f"/bench-floor/replay/{DEAL_RECIPE}/"
+        else:
+            path = f"/api/games/{keeper.game_id}/deals"
+        answer = await exchange(self.host, self.port, "POST", path, headers, body, self.timeout)
+        if answer.status_code not in EXPECTED[self.name][plan.DEAL]:
+            self._note(f"{path}: {answer.status_code} {answer.text[:200]}")
+        elif self.name == "floor":
+            keeper.floor_deals += 1
+        else:
+            keeper.game.play(**deal)
+            keeper.acked += 1
+            keeper.pending = None
+        return answer.status_code
+
+    async def _sheet(self, keeper: Keeper, phone: Phone) -> int:
+        if self.name == "floor":
+            changed = keeper.floor_deals > phone.seen
+            phone.seen = keeper.floor_deals
+            recipe = SHEET_CHANGED if changed else SHEET_UNCHANGED
+            return (await self._get(f"/bench-floor/replay/{recipe}/")).status_code
+        answer = await self._get(f"/games/{keeper.game_id}/sheet/?v={phone.version}")
+        if answer.status_code == 200:
+            found = NEXT_VERSION.search(answer.content)
+            if found is None:
+                self._note(f"sheet of game {keeper.game_id}: no next version in the answer")
+            else:
+                phone.version = int(found.group(1))
+        return answer.status_code
+
+    async def _standings(self, phone: Phone) -> int:
+        headers = {"If-None-Match": phone.etag} if phone.etag else {}
+        if self.name == "floor":
+            return (
+                await self._get(f"/bench-floor/replay/{STANDINGS_RECIPE}/", headers)
+            ).status_code
+        answer = await self._get(f"/events/{self.slug}/standings/live/", headers)
+        if answer.status_code == 200:
+            phone.etag = answer.headers.get("etag")
+        return answer.status_code
+
+    def report(self, wall: float, cpu: float) -> dict:
+        kinds = {
+            kind: plan.figures(
+                plan.latencies_ms(self.scheduled[kind], self.answered[kind]),
+                sum(self.errors[kind].values()),
+            )
+            | {
+                "statuses": {str(s): n for s, n in sorted(self.statuses[kind].items())},
+                "errors_by_cause": dict(self.errors[kind]),
+            }
+            for kind in plan.KINDS
+            if self.statuses[kind] or self.errors[kind]
+        }
+        return {
+            "kinds": kinds,
+            "requests": sum(f["count"] for f in kinds.values()),
+            "wall_s": round(wall, 2),
+            "generator_cpu_s": round(cpu, 2),
+            "generator_core_share": round(cpu / wall, 3) if wall else None,
+            "generator_errors": dict(self.generator_errors),
+            "send_lag_p99_ms": plan.percentile((lag * 1000 for lag in self.send_lag), 99),
+            "notes": self.notes,
+        }
+
+
+async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5) -> dict:
+    """Every arrival at its time, never waiting for an answer before the next send; returns
+    once the last answer is in (or timed out)."""
+    loop = asyncio.get_running_loop()
+    start = loop.time() + lead
+    cpu = os.times()
+    running: set[asyncio.Task] = set()
+    for arrival in arrivals:
+        due = start + arrival.at
+        delay = due - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        phase.send_lag.append(max(0.0, loop.time() - due))
+        task = asyncio.create_task(phase.send(arrival, due))
+        running.add(task)
+        task.add_done_callback(running.discard)
+    if running:
+        await asyncio.gather(*running)
+    wall = loop.time() - start
+    used = os.times()
+    user, system = used.user - cpu.user, used.system - cpu.system
+    result = phase.report(wall, user + system)
+    result["generator_user_s"], result["generator_system_s"] = round(user, 2), round(system, 2)
+    return result

@@ -1,0 +1,139 @@
+"""The two stacks measured, each in a temporary folder of its own:
+
+- "venue": bin/serve's (bench.venue.stack: gunicorn with bin/serve's workers and gthread
+  threads, the worker with --beat, SQLite in WAL mode, the file cache, the folder broker);
+- "pg": the deploy stack (docs/deploy.md) on this machine: the same gunicorn and worker, on
+  PostgreSQL at 127.0.0.1:5432 (a database of its own, dropped after) with the cache and the
+  broker on Redis at 127.0.0.1:6379 (databases 13 and 14, flushed).
+
+Both run under bench.venue.settings (the site plus the floor views), with
+$BENCH_FLOOR_RECIPES naming the run's recipes.
+"""
+
+from __future__ import annotations
+
+from argparse import Namespace
+from pathlib import Path
+
+from bench.request_cost.recipes import RECIPES_ENV
+from bench.site_load import stack as site_stack
+from bench.site_load.cpu import Group, named, take_snapshot, tree
+from bench.venue import stack as venue_stack
+
+PG_DATABASE = "bench358_capacity"
+REDIS_CACHE = "redis://127.0.0.1:6379/13"
+REDIS_BROKER = "redis://127.0.0.1:6379/14"
+
+
+def pg_missing() -> str | None:
+    """Why the PostgreSQL stack cannot run here, or None when it can."""
+    try:
+        import psycopg
+
+        psycopg.connect(f"{site_stack.PG}/postgres", connect_timeout=3).close()
+    except Exception as error:  # noqa: BLE001 - any failure means "absent", said in words
+        return f"PostgreSQL at 127.0.0.1:5432 (user postgres) is not there: {error}"
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS_CACHE, socket_connect_timeout=3).ping()
+    except Exception as error:  # noqa: BLE001
+        return f"Redis at 127.0.0.1:6379 is not there: {error}"
+    return None
+
+
+def environment(name: str, folder: Path) -> dict[str, str]:
+    """The environment of migrate, collectstatic, gunicorn, the worker and this process."""
+    env = venue_stack.venue_env(folder)
+    if name == "pg":
+        options = Namespace(cache=REDIS_CACHE, database=PG_DATABASE, redis=REDIS_BROKER)
+        env = site_stack.server_env(options, str(folder / "static"))
+        env.update(
+            DJANGO_SETTINGS_MODULE=venue_stack.SETTINGS,
+            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        )
+    env[RECIPES_ENV] = str(folder / "recipes.json")
+    return env
+
+
+def prepare(name: str, env: dict[str, str]) -> None:
+    """A fresh database, migrated; static files collected."""
+    if name == "pg":
+        site_stack.recreate_database(PG_DATABASE)
+        site_stack.flush_redis(REDIS_CACHE)
+        site_stack.flush_redis(REDIS_BROKER)
+    venue_stack.prepare(env)
+
+
+def clean(name: str) -> None:
+    if name == "pg":
+        from django.db import connections
+
+        connections.close_all()
+        site_stack.drop_database(PG_DATABASE)
+        site_stack.flush_redis(REDIS_CACHE)
+        site_stack.flush_redis(REDIS_BROKER)
+
+
+def start(folder: Path, env: dict[str, str], flags: dict[str, str]):
+    """gunicorn and the worker as bin/serve starts them (bench.venue.stack.start)."""
+    return venue_stack.start(folder, env, flags)
+
+
+def server_groups(name: str, processes) -> dict[str, Group]:
+    """The processes whose CPU is the server's: gunicorn and the worker, and on the
+    PostgreSQL stack the database's processes (postgres_of) and Redis (the whole server)."""
+    groups = {
+        "gunicorn": tree(processes.running["gunicorn"].pid),
+        "worker": tree(processes.running["worker"].pid),
+    }
+    if name == "pg":
+        groups |= {"postgres": postgres_of(PG_DATABASE), "redis": named("redis-server")}
+    return groups
+
+
+def postgres_of(database: str) -> Group:
+    """PostgreSQL's processes working for `database`: its connections' backends (their
+    command line names the database and the client) and the server's own (the postmaster,
+    WAL writer, checkpointer...: shared, but on a quiet machine this run's work); not the
+    backends of other databases, which other work on the machine may be using."""
+    all_postgres = named("postgres")
+
+    def members(processes) -> set[int]:
+        found = set()
+        for pid in all_postgres(processes):
+            try:
+                line = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if works_for(line, database):
+                found.add(pid)
+        return found
+
+    return members
+
+
+def works_for(command_line: str, database: str) -> bool:
+    """Whether a PostgreSQL process (by its command line) counts for `database`: a backend
+    ("postgres: user database client(port) state") only when its database is this one."""
+    backend = "(" in command_line or "[local]" in command_line
+    return not backend or f" {database} " in command_line
+
+
+def cpu_ticks(groups: dict[str, Group]) -> dict[str, dict[tuple[int, int], int]]:
+    """Each group's processes now: (pid, start time) -> utime + stime in clock ticks."""
+    snapshot = take_snapshot()
+    return {
+        name: {
+            (pid, snapshot.processes[pid].start): snapshot.processes[pid].ticks
+            for pid in group(snapshot.processes)
+        }
+        for name, group in groups.items()
+    }
+
+
+def ticks_between(before: dict[tuple[int, int], int], after: dict[tuple[int, int], int]) -> int:
+    """A group's CPU between two readings: each process's growth; a process born between
+    them counts all it used; one gone since (a closed database connection) loses what it
+    used after the first reading, never subtracted (a pid reused is another process)."""
+    return sum(ticks - before.get(process, 0) for process, ticks in after.items())

@@ -1,0 +1,253 @@
+"""bench.capacity's pure parts: the open-loop schedule, latency from the scheduled time,
+percentiles, a phase's verdict, the largest passing T and the CPU model.
+
+The staircase itself needs the stacks running (`python -m bench.capacity --quick`); what
+decides its figures is checked here without them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bench.capacity import plan
+
+
+def test_the_schedule_keeps_every_phones_period_whatever_the_answers():
+    pace = plan.Pace(deal_every=60, sheet_every=5, standings_every=10)
+    arrivals = plan.schedule(tables=4, seconds=60, pace=pace, seed=1)
+    assert arrivals == sorted(arrivals)
+    assert all(0 <= a.at < 60 for a in arrivals)
+    counts = Counter((a.kind, a.table, a.phone) for a in arrivals)
+    for table in range(4):
+        assert counts[(plan.DEAL, table, 0)] == 1  # one deal a minute
+        for phone in range(3):
+            assert counts[(plan.SHEET, table, phone)] == 12  # every 5 s for 60 s
+        assert counts[(plan.STANDINGS, table, 0)] == 6
+    times = [a.at for a in arrivals if (a.kind, a.table, a.phone) == (plan.SHEET, 2, 1)]
+    assert [round(b - a, 9) for a, b in zip(times, times[1:], strict=False)] == [5.0] * 11
+
+
+def test_the_phones_start_at_random_points_so_the_load_is_spread_not_a_burst():
+    arrivals = plan.schedule(tables=200, seconds=5, pace=plan.Pace(), seed=7)
+    sheets = [a.at for a in arrivals if a.kind == plan.SHEET]
+    assert len(sheets) == 600
+    per_second = Counter(int(at) for at in sheets)
+    assert all(90 <= per_second[s] <= 150 for s in range(5))  # ~120 a second each second
+
+
+def test_the_schedule_is_the_same_for_the_same_seed_and_the_stress_pace_sends_more_deals():
+    assert plan.schedule(3, 30, plan.Pace(), 5) == plan.schedule(3, 30, plan.Pace(), 5)
+    assert plan.schedule(3, 30, plan.Pace(), 5) != plan.schedule(3, 30, plan.Pace(), 6)
+    stress = plan.schedule(10, 60, plan.Pace(deal_every=10), 5)
+    assert sum(a.kind == plan.DEAL for a in stress) == 60
+
+
+def test_the_rates_of_a_table():
+    rates = plan.Pace(deal_every=60).rates()
+    assert rates == pytest.approx({plan.DEAL: 1 / 60, plan.SHEET: 0.6, plan.STANDINGS: 0.1})
+
+
+def test_latency_runs_from_the_scheduled_time_not_from_the_send():
+    # Three requests due at 0, 0.1 and 0.2 s; the server stalled and answered all at 1.0 s.
+    # Timed from their sends (after the stall) they would look fast; from the schedule
+    # they waited 1000, 900 and 800 ms.
+    assert plan.latencies_ms([0.0, 0.1, 0.2], [1.0, 1.0, 1.0]) == pytest.approx([1000, 900, 800])
+
+
+def test_percentile_is_the_nearest_rank():
+    values = list(range(1, 101))  # 1..100
+    assert plan.percentile(values, 50) == 50
+    assert plan.percentile(values, 95) == 95
+    assert plan.percentile(values, 99) == 99
+    assert plan.percentile(values, 100) == 100
+    assert plan.percentile([7.0], 95) == 7.0
+    assert plan.percentile([], 95) is None
+    assert plan.percentile([3, 1, 2], 50) == 2  # unsorted input
+
+
+def test_figures_count_errors_beside_the_answered():
+    found = plan.figures([10.0, 20.0, 30.0], errors=2)
+    assert found["count"] == 5 and found["answered"] == 3 and found["errors"] == 2
+    assert found["p50_ms"] == 20.0 and found["max_ms"] == 30.0
+
+
+def kinds(p95s: dict[str, float], errors: int = 0) -> dict:
+    return {kind: {"p95_ms": p95, "errors": errors} for kind, p95 in p95s.items()}
+
+
+def test_a_phase_passes_with_every_p95_under_the_target_and_nothing_wrong():
+    fast = {plan.DEAL: 40.0, plan.SHEET: 149.9, plan.STANDINGS: 10.0}
+    assert plan.verdict(kinds(fast), 0.1)["passed"]
+    slow = plan.verdict(kinds({**fast, plan.SHEET: 150.0}), 0.1)
+    assert not slow["passed"] and slow["slow"] == [plan.SHEET]
+    assert not plan.verdict(kinds(fast, errors=1), 0.1)["passed"]
+    assert not plan.verdict(kinds(fast), 0.1, lost=1)["passed"]
+    assert not plan.verdict(kinds({plan.DEAL: None}), 0.1)["passed"]  # nothing answered
+
+
+def test_a_phase_whose_generator_saturated_does_not_count():
+    result = plan.verdict(kinds({plan.SHEET: 10.0}), plan.GENERATOR_MAX_CORE_SHARE)
+    assert not result["valid"] and not result["passed"]
+
+
+def verdicts(passed: dict[int, bool], invalid: tuple[int, ...] = ()) -> list[tuple[int, dict]]:
+    return [(t, {"passed": ok, "valid": t not in invalid}) for t, ok in passed.items()]
+
+
+def test_the_largest_passing_t_is_the_last_pass_before_the_first_failure():
+    stages = verdicts({400: True, 100: True, 200: True, 800: False, 1600: True})
+    assert plan.largest_passing(stages) == {"tables": 400, "censored": False, "invalid": False}
+    assert plan.largest_passing(verdicts({100: False, 200: True}))["tables"] is None
+    never = plan.largest_passing(verdicts({100: True, 200: True}))
+    assert never == {"tables": 200, "censored": True, "invalid": False}
+    stopped = plan.largest_passing(verdicts({100: True, 200: False}, invalid=(200,)))
+    assert stopped["invalid"]
+
+
+def test_the_ratio_of_product_to_floor_and_how_to_read_it():
+    product = {"tables": 800, "censored": False}
+    floor = {"tables": 1000, "censored": False}
+    assert plan.ratio(product, floor) == 0.8
+    assert plan.ratio_reading(product, floor) == "exact"
+    assert plan.ratio_reading({**product, "censored": True}, floor) == "at least"
+    assert plan.ratio_reading(product, {**floor, "censored": True}) == "at most"
+    assert plan.ratio_reading({**product, "censored": True}, {**floor, "censored": True}) == (
+        "unknown"
+    )
+    assert plan.ratio({"tables": None, "censored": False}, floor) is None
+
+
+def test_the_cpu_model():
+    pace = plan.Pace(deal_every=60)
+    costs = {plan.DEAL: 3.0, plan.SHEET: 1.0, plan.STANDINGS: 0.5}
+    per_table = plan.cpu_ms_per_table_second(costs, pace)
+    assert per_table == pytest.approx(3.0 / 60 + 0.6 * 1.0 + 0.1 * 0.5)  # 0.7 ms a second
+    # 2 cores at 80 % give 1600 ms of CPU a second: 1600 / 0.7 = 2285.7 tables
+    assert plan.tables_on(2, 0.8, per_table) == 2285
+    assert plan.measured_ms_per_table_second(server_cpu_s=42.0, tables=1000, seconds=60) == 0.7
+    with pytest.raises(ValueError):
+        plan.tables_on(2, 0.8, 0)
+
+
+def test_the_cost_pass_sends_one_kind_evenly_round_the_tables():
+    arrivals = plan.one_kind(plan.DEAL, tables=4, rate=50, seconds=2)
+    assert len(arrivals) == 100
+    assert [a.table for a in arrivals[:6]] == [0, 1, 2, 3, 0, 1]
+    assert arrivals[1].at - arrivals[0].at == pytest.approx(0.02)
+
+
+def test_the_postgresql_stack_is_skipped_with_a_message_when_the_server_is_not_there(
+    monkeypatch,
+):
+    from bench.capacity import stacks
+    from bench.site_load import stack as site_stack
+
+    monkeypatch.setattr(site_stack, "PG", "postgres://postgres@127.0.0.1:9")  # nothing listens
+    missing = stacks.pg_missing()
+    assert missing is not None and "PostgreSQL at 127.0.0.1:5432" in missing
+
+
+def test_the_generators_client_reads_an_answer_by_its_length_chunked_or_to_the_close():
+    import asyncio
+
+    from bench.capacity.load import exchange
+
+    answers = {
+        b"/length": b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nETag: "x1"\r\n\r\nhello',
+        b"/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b"3\r\n/sh\r\n9\r\neet/?v=42\r\n0\r\n\r\n",
+        b"/empty": b"HTTP/1.1 204 No Content\r\n\r\n",
+    }
+    seen = []
+
+    async def serve(reader, writer):
+        request = await reader.readuntil(b"\r\n\r\n")
+        seen.append(request)
+        path = request.split()[1]
+        writer.write(answers[path])
+        await writer.drain()
+        writer.close()
+
+    async def main():
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            got = {}
+            for path in ("/length", "/chunked", "/empty"):
+                got[path] = await exchange("127.0.0.1", port, "GET", path, {}, b"", 5)
+            with pytest.raises(OSError):
+                await exchange("127.0.0.1", 9, "GET", "/", {}, b"", 5)  # nothing listens
+            return got
+
+    got = asyncio.run(main())
+    assert (got["/length"].status_code, got["/length"].content) == (200, b"hello")
+    assert got["/length"].headers["etag"] == '"x1"'
+    assert got["/chunked"].content == b"/sheet/?v=42"
+    assert got["/empty"].status_code == 204 and got["/empty"].content == b""
+    assert all(b"Connection: close" in request for request in seen)
+
+
+def test_a_phase_where_the_generator_ran_out_of_files_or_ports_does_not_count():
+    result = plan.verdict(kinds({plan.SHEET: 10.0}), 0.1, generator_errors=3)
+    assert not result["valid"] and not result["passed"]
+
+
+def phase(passed: bool, ms_per_table_second: float, valid: bool = True) -> dict:
+    return {
+        "verdict": {"passed": passed, "valid": valid},
+        "server_ms_per_table_second": ms_per_table_second,
+    }
+
+
+def test_the_summary_of_a_stack_names_the_largest_t_the_ratio_and_the_cpu_model():
+    from bench.capacity.__main__ import parse, summarise
+
+    args = parse(["--stages", "100,200,400"])
+    part = {
+        "stack": "venue",
+        "stages": [
+            {"tables": 100, "product": phase(True, 0.8), "floor": phase(True, 0.6)},
+            {"tables": 200, "product": phase(True, 0.6), "floor": phase(True, 0.5)},
+            {"tables": 400, "product": phase(False, 0.9), "floor": phase(False, 0.7)},
+        ],
+        "costs": {
+            "product": {
+                plan.DEAL: {"cpu_ms": 3.0},
+                plan.SHEET: {"cpu_ms": 1.0, "gunicorn_cpu_ms": 0.9},
+                plan.STANDINGS: {"cpu_ms": 0.5, "gunicorn_cpu_ms": 0.4},
+            }
+        },
+    }
+    summary = summarise(part, args)
+    assert summary["largest_passing"]["product"]["tables"] == 200
+    assert summary["ratio_product_over_floor"] == 1.0 and summary["ratio_reading"] == "exact"
+    model = summary["cpu_model"]["product"]
+    assert model["staircase_ms_per_table_second"] == 0.7  # the median of the passing stages
+    assert model["staircase_tables"] == 2285  # 1600 / 0.7
+    assert model["cost_tables"] == 2285  # 3/60 + 0.6 + 0.05 = 0.7 ms a table-second
+    assert all(summary["targets"].values())
+    part["costs"]["product"][plan.SHEET]["gunicorn_cpu_ms"] = 1.2
+    assert not all(summarise(part, args)["targets"].values())
+
+
+def test_postgresql_counts_its_own_processes_and_this_databases_backends_only():
+    from bench.capacity.stacks import works_for
+
+    db = "bench358_capacity"
+    assert works_for("postgres: 15/main: walwriter", db)
+    assert works_for("/usr/lib/postgresql/15/bin/postgres -D /var/lib/postgresql/15/main", db)
+    assert works_for(f"postgres: 15/main: postgres {db} 127.0.0.1(53422) idle", db)
+    assert not works_for("postgres: 15/main: postgres test_other 127.0.0.1(53500) idle", db)
+    assert not works_for("postgres: 15/main: postgres other [local] idle", db)
+
+
+def test_a_groups_cpu_between_readings_never_goes_below_zero_as_processes_come_and_go():
+    from bench.capacity.stacks import ticks_between
+
+    before = {(10, 1): 100, (11, 1): 50, (12, 1): 70}
+    after = {(10, 1): 130, (12, 1): 75, (13, 900): 8, (11, 950): 4}
+    # 10 grew 30, 12 grew 5, 13 is new (8), 11 ended and its pid came back as another (4)
+    assert ticks_between(before, after) == 30 + 5 + 8 + 4
+    assert ticks_between({(10, 1): 100}, {}) == 0
