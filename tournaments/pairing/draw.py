@@ -13,11 +13,13 @@ from collections.abc import Sequence
 
 from .byes import bye_flags, choose_byes
 from .lots import lots, rng_for
-from .norepeat import planned_round, planned_tables, searched_tables
-from .search import Budget, Context, Group, consecutive, met_pairs
+from .norepeat import searched_tables
+from .plans import follow_plan
+from .rules import Rules, honour, review_reasons, rule_flags
+from .search import Budget, Context, Group, consecutive, fewer_repeats, met_pairs
 from .seating import seat
-from .swiss import swiss_tables
-from .values import Flag, FlagCode, Mode, Pairing, Request, Table
+from .swiss import improved, swiss_tables, top_down
+from .values import Flag, FlagCode, Mode, Pairing, Request, RuleReason, Table
 from .why import Why, explain
 
 
@@ -27,55 +29,69 @@ def pair(request: Request) -> Pairing:
     entrants = sorted(request.entrants, key=lambda e: e.id)
     by_id = {e.id: e for e in entrants}
     lot = lots(by_id, request.seed, "round", request.round_number)
-    plan = None
+    followed = None
     if request.mode is Mode.NO_REPEAT:
-        plan = planned_round(
-            request.met,
-            {e.id: e.byes for e in entrants},
-            request.planned_field,
-            request.seed,
-            request.round_number,
-        )
-    byes = plan[1] if plan is not None else choose_byes(entrants, lot)
+        followed = follow_plan(
+            entrants, request.met, request.apart, request.teams, request.planned_field,
+            request.seed, lot,
+        )  # fmt: skip
+    byes = followed.byes if followed is not None else choose_byes(entrants, lot)
     benched = set(byes)
     active = [e for e in entrants if e.id not in benched]
     rank = {e.id: e.rank for e in active}
-    budget = Budget(request.budget)
+    rules = Rules(request.apart, request.teams, rank)
+    # With rules, a quarter of the budget is kept for making sure of them (`honour`).
+    budget = Budget(request.budget - request.budget // 4 if rules else request.budget)
+    spare = Budget(request.budget // 4 if rules else 0)
+    met_ctx = Context(rank, request.met)
 
     proven = True
+    reasons: dict[FlagCode, RuleReason] = {}
     if request.mode is Mode.SWISS:
-        ctx = Context(rank, request.met)
+        ctx = _weighted(rank, request.met, rules)
         players = sorted(rank, key=lambda p: (rank[p], lot[p]))
         rng = rng_for(request.seed, "swiss", request.round_number)
         groups, proven = swiss_tables(ctx, players, rng, budget)
+        if rules:
+            groups, reasons = honour(
+                ctx, rules, groups, players, rng, spare,
+                lambda t: improved(ctx, t, spare), by_standing=True,
+            )  # fmt: skip
+            top_down(ctx, groups, {p: place for place, p in enumerate(players)})
     elif request.mode is Mode.NO_REPEAT:
-        ctx = Context(dict.fromkeys(rank, 1), request.met)
+        ctx = _weighted(dict.fromkeys(rank, 1), request.met, rules)
         players = sorted(rank, key=lambda p: lot[p])
-        planned = (
-            plan[0]
-            if plan is not None
-            else planned_tables(
-                ctx, players, request.planned_field, request.seed, request.round_number
-            )
-        )
-        if planned is not None:
-            groups = planned
+        if followed is not None:
+            groups = followed.tables
         else:
             rng = rng_for(request.seed, "no-repeat", request.round_number)
             groups, proven = searched_tables(ctx, players, rng, budget)
+            if rules:
+                groups, reasons = honour(
+                    ctx, rules, groups, players, rng, spare,
+                    lambda t: fewer_repeats(ctx, t, rng, spare),
+                )  # fmt: skip
     else:
-        ctx = Context(rank, request.met)
+        # Random ignores the history, not the rules: the shuffled field, then swaps that
+        # take the rule pairs apart (`fewer_repeats` on the rules' weights alone).
+        ctx = _weighted(dict.fromkeys(rank, 1), {}, rules)
         players = sorted(rank)
-        rng_for(request.seed, "random", request.round_number).shuffle(players)
+        rng = rng_for(request.seed, "random", request.round_number)
+        rng.shuffle(players)
         groups = consecutive(players)
+        if rules:
+            fewer_repeats(ctx, groups, rng, budget)
+            groups, reasons = honour(
+                ctx, rules, groups, players, rng, spare, lambda t: fewer_repeats(ctx, t, rng, spare)
+            )
 
     groups.sort(key=lambda g: (min(rank[p] for p in g), sum(rank[p] for p in g), min(g)))
-    whys = _whys(request, ctx, groups, byes, lot)
+    whys = _whys(request, met_ctx, groups, byes, lot)
     standing_ranks = sorted(rank.values())
     tables = []
     repeats = 0
     for number, (group, why) in enumerate(zip(groups, whys, strict=True), 1):
-        flags = _table_flags(request, ctx, group, rank, lot, standing_ranks)
+        flags = _table_flags(request, met_ctx, group, rank, lot, standing_ranks, rules, reasons)
         repeats += sum(1 for flag in flags if flag.code is FlagCode.REPEAT)
         seats, dealer = seat(group, by_id, lot)
         tables.append(Table(number, seats, dealer, flags, why))
@@ -83,14 +99,22 @@ def pair(request: Request) -> Pairing:
     flags = list(bye_flags(entrants, byes))
     if repeats and not proven and request.mode is not Mode.RANDOM:
         flags.append(Flag.search_limit(repeats))
-    return Pairing(tuple(tables), byes, tuple(flags))
+    clean = followed.clean_rounds if followed is not None else None
+    return Pairing(tuple(tables), byes, tuple(flags), rounds_without_repeat=clean)
+
+
+def _weighted(rank, met, rules: Rules) -> Context:
+    """The search context: who has met whom, and the rule pairs weighted above repeats."""
+    ctx = Context(rank, met)
+    return Context(rank, met, rules.weights(ctx)) if rules else ctx
 
 
 def review(
     request: Request, tables: Sequence[Sequence[int]], byes: Sequence[int]
 ) -> tuple[tuple[tuple[Flag, ...], ...], tuple[Flag, ...], tuple[Why | None, ...]]:
     """The flags of a draft an organiser has edited by hand, by the same rules as `pair`:
-    for each table (repeats, and spread in swiss), then for the round (second byes); and
+    for each table (repeats, keep-apart and teammate pairs, and spread in swiss), then for
+    the round (second byes); and
     each table's explanation (swiss), as `pair` gives it."""
     entrants = sorted(request.entrants, key=lambda e: e.id)
     lot = lots((e.id for e in entrants), request.seed, "round", request.round_number)
@@ -98,8 +122,11 @@ def review(
     rank = {e.id: e.rank for e in entrants if e.id not in benched}
     ctx = Context(rank, request.met)
     standing_ranks = sorted(rank.values())
+    rules = Rules(request.apart, request.teams, rank)
+    reasons = review_reasons(rules, tables, sorted(rank), Budget(request.budget // 4))
     per_table = tuple(
-        _table_flags(request, ctx, tuple(table), rank, lot, standing_ranks) for table in tables
+        _table_flags(request, ctx, tuple(table), rank, lot, standing_ranks, rules, reasons)
+        for table in tables
     )
     whys = _whys(request, ctx, tables, tuple(byes), lot, by_hand=True)
     return per_table, tuple(bye_flags(entrants, tuple(byes))), whys
@@ -114,8 +141,11 @@ def _whys(request, ctx, tables, byes, lot, by_hand=False) -> tuple[Why | None, .
     return explain(ctx, tables, order, points, byes, by_hand)
 
 
-def _table_flags(request, ctx, group, rank, lot, standing_ranks) -> tuple[Flag, ...]:
+def _table_flags(
+    request, ctx, group, rank, lot, standing_ranks, rules, reasons
+) -> tuple[Flag, ...]:
     flags = [Flag.repeat(a, b, request.met[(a, b)]) for a, b in met_pairs(ctx, group)]
+    flags += rule_flags(rules, group, reasons)
     if request.mode is Mode.SWISS:
         spread = _places_apart(standing_ranks, group, rank)
         if spread > request.spread_limit:

@@ -14,7 +14,8 @@ reach the most rounds. Every field of 3 to 99 players has a plan:
 
 So a field with byes gets at least the rounds of the multiple of 3 below it, and byes go
 round the field: the plan's byes are taken only while they fall on players with the fewest
-byes so far. Otherwise (a late entry, a withdrawal, the plan used up, or a history or byes
+byes so far. Which round of the plan a draw plays (`plans.follow_plan`): an unplayed one
+that breaks no keep-apart or team rule, byes on the lowest ranked first. Otherwise (a late entry, a withdrawal, the plan used up, or a history or byes
 that left the plan) byes are chosen as in every mode (`byes`) and each round searches for a
 partition avoiding every earlier meeting, and when there is none, or none found within the
 budget, for as few repeats as it can.
@@ -23,7 +24,7 @@ budget, for as few repeats as it can.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from .designs import design_for
@@ -43,64 +44,6 @@ Plan = tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]
 
 #: Up to this many players, the fewest repeats are found exactly when none-at-all fails.
 EXACT_UP_TO = 15
-
-
-def planned_tables(
-    ctx: Context,
-    players: Sequence[int],
-    planned_field: Sequence[int] | None,
-    seed: int,
-    round_number: int,
-) -> list[Group] | None:
-    """Round `round_number` of the event's plan, or None when the plan does not apply."""
-    if planned_field is None or sorted(planned_field) != sorted(players):
-        return None
-    plan = plan_for(len(players), seed)
-    if plan is None or round_number > len(plan):
-        return None
-    labels = _labels(players, seed)
-    tables = [[labels[p] for p in triple] for triple in plan[round_number - 1][0]]
-    if any(ctx.repeats(t) for t in tables):
-        return None  # the event left the plan (a swap, say): search instead
-    return tables
-
-
-def planned_round(
-    met: Mapping[tuple[int, int], Sequence[int]],
-    byes_so_far: Mapping[int, int],
-    planned_field: Sequence[int] | None,
-    seed: int,
-    round_number: int,
-) -> tuple[list[Group], tuple[int, ...]] | None:
-    """Round `round_number` of the plan of a field that needs byes (N mod 3 ≠ 0): its tables
-    and its byes; None when the plan does not apply (the field changed, the plan is over,
-    the event left it, or its byes would not be fair: a second bye while someone has none).
-    `byes_so_far` is every entrant's byes so far."""
-    players = sorted(byes_so_far)
-    if planned_field is None or sorted(planned_field) != players or len(players) % 3 == 0:
-        return None
-    plan = plan_for(len(players), seed)
-    if plan is None or round_number > len(plan):
-        return None
-    labels = _labels(players, seed)
-    points, sitting = plan[round_number - 1]
-    byes = tuple(labels[p] for p in sitting)
-    fewest = min(byes_so_far.values())
-    if any(byes_so_far[p] != fewest for p in byes):
-        return None
-    tables = [[labels[p] for p in triple] for triple in points]
-    ctx = Context(dict.fromkeys((p for t in tables for p in t), 1), met)
-    if any(ctx.repeats(t) for t in tables):
-        return None
-    return tables, byes
-
-
-def _labels(players: Sequence[int], seed: int) -> list[int]:
-    """The players in the seeded order in which they take the plan's points 0..N−1."""
-    rng = rng_for(seed, "plan", len(players))
-    labels = sorted(players)
-    rng.shuffle(labels)
-    return labels
 
 
 def plan_for(n: int, seed: int) -> Plan | None:

@@ -43,9 +43,20 @@ class Budget:
 
 
 class Context:
-    """A round's players as the searches see them: ranks and who has met whom (how often)."""
+    """A round's players as the searches see them: ranks and who has met whom (how often).
 
-    def __init__(self, rank: Mapping[int, int], met: Mapping[tuple[int, int], Sequence[int]]):
+    `extra` adds weight to pairs that should not share a table for other reasons (the
+    keep-apart rules and teams, `rules.Rules.weights`): every search minimises the sum of
+    `opp` weights at its tables first, so a weight larger than every repeat a draw could
+    have puts that rule before the repeats, and `exact_cover` avoids those pairs too.
+    """
+
+    def __init__(
+        self,
+        rank: Mapping[int, int],
+        met: Mapping[tuple[int, int], Sequence[int]],
+        extra: Mapping[tuple[int, int], int] | None = None,
+    ):
         self.rank = dict(rank)
         self.opp: dict[int, dict[int, int]] = {player: {} for player in self.rank}
         for (a, b), rounds in met.items():
@@ -53,6 +64,9 @@ class Context:
                 weight = max(1, len(rounds))
                 self.opp[a][b] = weight
                 self.opp[b][a] = weight
+        for (a, b), weight in (extra or {}).items():
+            if a in self.opp and b in self.opp:
+                self.opp[a][b] = self.opp[b][a] = self.opp[a].get(b, 0) + weight
 
     def repeats(self, table: Sequence[int]) -> int:
         a, b, c = table

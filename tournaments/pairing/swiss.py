@@ -113,3 +113,13 @@ def top_down(ctx: Context, tables: list[Group], order: Mapping[int, int], reach:
                     _, x, y = best
                     ti[x], tj[y] = tj[y], ti[x]
                     improved = True
+
+
+def improved(ctx: Context, tables: list[Group], budget: Budget) -> None:
+    """Swiss's own search run on a seating found elsewhere (one that keeps the rules,
+    `rules.honour`): swaps, then windows solved exactly, then swaps again. None of them
+    takes a step that raises the (weighted) repeats, so what the seating keeps apart stays."""
+    repair(ctx, tables)
+    polish(ctx, tables)
+    refine_windows(ctx, tables, budget)
+    polish(ctx, tables)
