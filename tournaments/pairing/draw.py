@@ -44,14 +44,16 @@ def pair(request: Request) -> Pairing:
     budget = Budget(request.budget - request.budget // 4 if rules else request.budget)
     spare = Budget(request.budget // 4 if rules else 0)
     met_ctx = Context(rank, request.met)
+    # A rule no seating keeps (counted): no search for a draw without any weighted pair.
+    no_cover = bool(rules) and rules.impossible(FlagCode.TEAMMATES, sorted(rank))
 
     proven = True
     reasons: dict[FlagCode, RuleReason] = {}
     if request.mode is Mode.SWISS:
-        ctx = _weighted(rank, request.met, rules)
+        ctx, floor = _weighted(rank, request.met, rules)
         players = sorted(rank, key=lambda p: (rank[p], lot[p]))
         rng = rng_for(request.seed, "swiss", request.round_number)
-        groups, proven = swiss_tables(ctx, players, rng, budget)
+        groups, proven = swiss_tables(ctx, players, rng, budget, no_cover)
         if rules:
             groups, reasons = honour(
                 ctx, rules, groups, players, rng, spare,
@@ -59,31 +61,32 @@ def pair(request: Request) -> Pairing:
             )  # fmt: skip
             top_down(ctx, groups, {p: place for place, p in enumerate(players)})
     elif request.mode is Mode.NO_REPEAT:
-        ctx = _weighted(dict.fromkeys(rank, 1), request.met, rules)
+        ctx, floor = _weighted(dict.fromkeys(rank, 1), request.met, rules)
         players = sorted(rank, key=lambda p: lot[p])
         if followed is not None:
             groups = followed.tables
         else:
             rng = rng_for(request.seed, "no-repeat", request.round_number)
-            groups, proven = searched_tables(ctx, players, rng, budget)
+            groups, proven = searched_tables(ctx, players, rng, budget, no_cover, floor)
             if rules:
                 groups, reasons = honour(
                     ctx, rules, groups, players, rng, spare,
-                    lambda t: fewer_repeats(ctx, t, rng, spare),
+                    lambda t: fewer_repeats(ctx, t, rng, spare, floor),
                 )  # fmt: skip
     else:
         # Random ignores the history, not the rules: the shuffled field, then swaps that
         # take the rule pairs apart (`fewer_repeats` on the rules' weights alone).
-        ctx = _weighted(dict.fromkeys(rank, 1), {}, rules)
+        ctx, floor = _weighted(dict.fromkeys(rank, 1), {}, rules)
         players = sorted(rank)
         rng = rng_for(request.seed, "random", request.round_number)
         rng.shuffle(players)
         groups = consecutive(players)
         if rules:
-            fewer_repeats(ctx, groups, rng, budget)
+            fewer_repeats(ctx, groups, rng, budget, floor)
             groups, reasons = honour(
-                ctx, rules, groups, players, rng, spare, lambda t: fewer_repeats(ctx, t, rng, spare)
-            )
+                ctx, rules, groups, players, rng, spare,
+                lambda t: fewer_repeats(ctx, t, rng, spare, floor),
+            )  # fmt: skip
 
     groups.sort(key=lambda g: (min(rank[p] for p in g), sum(rank[p] for p in g), min(g)))
     whys = _whys(request, met_ctx, groups, byes, lot)
@@ -103,10 +106,14 @@ def pair(request: Request) -> Pairing:
     return Pairing(tuple(tables), byes, tuple(flags), rounds_without_repeat=clean)
 
 
-def _weighted(rank, met, rules: Rules) -> Context:
-    """The search context: who has met whom, and the rule pairs weighted above repeats."""
+def _weighted(rank, met, rules: Rules) -> tuple[Context, int]:
+    """The search context (who has met whom, and the rule pairs weighted above repeats) and
+    the least weight any seating has (`Rules.floor`)."""
     ctx = Context(rank, met)
-    return Context(rank, met, rules.weights(ctx)) if rules else ctx
+    if not rules:
+        return ctx, 0
+    weights = rules.weights(ctx)
+    return Context(rank, met, weights), rules.floor(sorted(rank), weights)
 
 
 def review(

@@ -153,15 +153,24 @@ def _with_extra(n: int, rng: random.Random) -> Plan | None:
 
 
 def searched_tables(
-    ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget
+    ctx: Context,
+    players: Sequence[int],
+    rng: random.Random,
+    budget: Budget,
+    no_cover: bool = False,
+    floor: int = 0,
 ) -> tuple[list[Group], bool]:
     """Tables for `players` (in lot order) with the fewest repeats the search finds, and
-    whether that number is proven the fewest possible."""
+    whether that number is proven the fewest possible. `no_cover`: a seating without any
+    weighted pair is known not to exist (a rule that cannot be kept, `rules`); `floor`: the
+    least weight any seating has (`rules.Rules.floor`)."""
     # The cover search may take most of the budget, not all: when there is no cover, the
     # search for fewest repeats needs some too.
-    share = Budget(budget.left * 3 // 4)
-    found, finished = exact_cover(ctx, players, rng, share)
-    budget.left -= budget.left * 3 // 4 - max(share.left, 0)
+    found, finished = None, True
+    if not no_cover:
+        share = Budget(budget.left * 3 // 4)
+        found, finished = exact_cover(ctx, players, rng, share)
+        budget.left -= budget.left * 3 // 4 - max(share.left, 0)
     if found is not None:
         return found, True
     tables = consecutive(players)
@@ -170,6 +179,6 @@ def searched_tables(
         if better is not None:
             tables = better
         return tables, optimal
-    fewer_repeats(ctx, tables, rng, budget)
+    fewer_repeats(ctx, tables, rng, budget, floor)
     left = sum(ctx.repeats(t) for t in tables)
     return tables, finished and left == 1

@@ -74,7 +74,7 @@ def follow_plan(
         tables = [[labels[p] for p in triple] for triple in points]
         if any(pair in met for t in tables for pair in combinations(sorted(t), 2)):
             continue  # played (or the event left the plan here)
-        if any(rules.broken(t) for t in tables):
+        if rules and any(rules.broken(t) for t in tables):
             continue
         clean.append((tables, tuple(labels[p] for p in sitting)))
     fair = [(t, b) for t, b in clean if all(byes_so_far[p] == fewest for p in b)]
@@ -125,41 +125,57 @@ def _plan_and_labels(
 
 def _spread_rules(plan: Plan, labels: list[int], rules: Rules, seed: int) -> list[int]:
     """Labels that put the plan's rule pairs into as few rounds as a short seeded search
-    finds: fewest rounds with a keep-apart pair, then fewest with teammates."""
+    finds (swaps of two players' points, kept when no worse): fewest rounds with a
+    keep-apart pair, then fewest with teammates."""
     meets: dict[Pair, int] = {}
     for k, (points, _) in enumerate(plan):
         for triple in points:
             for a, b in combinations(sorted(triple), 2):
                 meets[(a, b)] = k
     point = {player: p for p, player in enumerate(labels)}
-    pairs = [(pair, True) for pair in rules.apart]
-    pairs += [(pair, False) for pair in rules.teammates if pair not in rules.apart]
+    kinds = dict.fromkeys(rules.teammates, 1)
+    kinds.update(dict.fromkeys(rules.apart, 0))
+    touching: dict[int, list[Pair]] = {}
+    for pair in kinds:
+        for player in pair:
+            touching.setdefault(player, []).append(pair)
+    counts = [[0] * len(plan), [0] * len(plan)]  # rule pairs meeting in each round, by kind
+
+    def meet(pair: Pair) -> int | None:
+        x, y = point[pair[0]], point[pair[1]]
+        return meets.get((min(x, y), max(x, y)))
+
+    def count(pairs: set[Pair], step: int) -> None:
+        for pair in pairs:
+            k = meet(pair)
+            if k is not None:
+                counts[kinds[pair]][k] += step
 
     def cost() -> tuple[int, int]:
-        apart_rounds, team_rounds = set(), set()
-        for (a, b), is_apart in pairs:
-            x, y = point[a], point[b]
-            k = meets.get((min(x, y), max(x, y)))
-            if k is not None:
-                (apart_rounds if is_apart else team_rounds).add(k)
-        return len(apart_rounds), len(team_rounds)
+        return sum(map(bool, counts[0])), sum(map(bool, counts[1]))
 
+    count(set(kinds), 1)
     rng = rng_for(seed, "plan labels", len(labels))
-    involved = sorted({p for (pair, _) in pairs for p in pair})
+    involved = sorted(touching)
     everyone = sorted(point)
     best = cost()
-    for _ in range(min(3000, 300_000 // max(1, len(pairs)))):
+    for _ in range(3000):
         if best == (0, 0):
             break
         a, b = rng.choice(involved), rng.choice(everyone)
         if a == b:
             continue
+        affected = {*touching.get(a, ()), *touching.get(b, ())}
+        count(affected, -1)
         point[a], point[b] = point[b], point[a]
+        count(affected, 1)
         now = cost()
         if now <= best:
             best = now
         else:
+            count(affected, -1)
             point[a], point[b] = point[b], point[a]
+            count(affected, 1)
     out = [0] * len(labels)
     for player, p in point.items():
         out[p] = player

@@ -81,6 +81,28 @@ class Rules:
         out.update(dict.fromkeys(self.apart, apart))
         return out
 
+    def floor(self, players: Sequence[int], weights: Mapping[Pair, int]) -> int:
+        """A least weight any seating of `players` has (`weights` as from `weights`): each
+        group of players all kept apart from one another, and each team with no one kept
+        apart from anyone, spread over the tables as evenly as they can be, a group of g
+        over T tables leaving at least the pairs of g players placed round-robin."""
+        tables = len(players) // 3
+        seated = set(players)
+        near: dict[int, set[int]] = {p: set() for p in seated}
+        for a, b in self.apart:
+            if a in seated and b in seated:
+                near[a].add(b)
+                near[b].add(a)
+        total = 0
+        for group in _complete_components(near):
+            total += _fewest_pairs(len(group), tables) * weights[(min(group), max(group))]
+        touched = {p for p in seated if near[p]}
+        for members in self.members.values():
+            group = [p for p in members if p in seated]
+            if len(group) > 1 and touched.isdisjoint(group):
+                total += _fewest_pairs(len(group), tables) * weights[(group[0], group[1])]
+        return total
+
     def graph(self, code: FlagCode) -> frozenset[Pair]:
         """The pairs a seating must keep apart to break no rule of `code` or above."""
         return self.apart if code is FlagCode.APART else self.apart | self.teammates
@@ -103,6 +125,14 @@ class Rules:
         if code is FlagCode.TEAMMATES:
             groups += [[p for p in ps if p in seated] for ps in self.members.values()]
         return any(len(group) > tables for group in groups)
+
+
+def _fewest_pairs(group: int, tables: int) -> int:
+    """The fewest pairs of a group of `group` players at shared tables of three."""
+    if tables == 0 or group > 3 * tables:
+        return 0
+    each, more = divmod(group, tables)
+    return more * (each + 1) * each // 2 + (tables - more) * each * (each - 1) // 2
 
 
 def _complete_components(near: Mapping[int, set[int]]) -> Iterable[list[int]]:

@@ -349,12 +349,15 @@ def exact_cover(
     return [[players[i] for i in triple] for triple in reversed(found)], True
 
 
-def fewer_repeats(ctx: Context, tables: list[Group], rng: random.Random, budget: Budget) -> None:
+def fewer_repeats(
+    ctx: Context, tables: list[Group], rng: random.Random, budget: Budget, floor: int = 0
+) -> None:
     """Local search for the fewest repeats when no partition avoids them all.
 
     Takes a table with a repeat, makes the best swap with any other table (sideways moves
     allowed, recently moved players left alone for a while so it does not cycle) and keeps
-    the best partition seen. Stops when the budget runs out or no repeat is left.
+    the best partition seen. Stops when the budget runs out or the repeats are down to
+    `floor` (a proven least: none, or what rules no seating keeps must cost).
     """
     count = len(tables)
     if count < 2:
@@ -364,7 +367,7 @@ def fewer_repeats(ctx: Context, tables: list[Group], rng: random.Random, budget:
     tabu: dict[int, int] = {}
     step = 0
     try:
-        while current:
+        while current > floor:
             step += 1
             bad = [i for i in range(count) if ctx.repeats(tables[i])]
             i = rng.choice(bad)

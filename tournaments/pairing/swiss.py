@@ -36,17 +36,22 @@ EXACT_UP_TO = 18
 
 
 def swiss_tables(
-    ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget
+    ctx: Context,
+    players: Sequence[int],
+    rng: random.Random,
+    budget: Budget,
+    no_cover: bool = False,
 ) -> tuple[list[Group], bool]:
     """Tables for `players` sorted by standing, and whether their repeats are proven the
-    fewest possible. Of draws as good, the one seating the best players highest."""
-    tables, proven = _searched(ctx, players, rng, budget)
+    fewest possible. Of draws as good, the one seating the best players highest.
+    `no_cover`: a draw without any weighted pair is known not to exist (`rules`)."""
+    tables, proven = _searched(ctx, players, rng, budget, no_cover)
     top_down(ctx, tables, {p: place for place, p in enumerate(players)})
     return tables, proven
 
 
 def _searched(
-    ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget
+    ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget, no_cover: bool
 ) -> tuple[list[Group], bool]:
     tables = consecutive(players)
     repair(ctx, tables)
@@ -58,6 +63,8 @@ def _searched(
         return tables, finished
     refine_windows(ctx, tables, budget)
     polish(ctx, tables)
+    if no_cover:
+        return tables, False
     if any(ctx.repeats(t) for t in tables):
         # The swaps are stuck; a partition without repeats may still exist. Look for one
         # near the standings, then let swaps and windows bring its spread down.
