@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 from .byes import bye_flags, choose_byes
 from .lots import lots, rng_for
-from .norepeat import searched_tables
+from .norepeat import fewer_repeats, searched_tables
 from .plans import follow_plan
 from .rules import Rules, honour, review_reasons, rule_flags
-from .search import Budget, Context, Group, consecutive, fewer_repeats, met_pairs
+from .search import Budget, Context, Group, consecutive, met_pairs
 from .seating import seat
 from .swiss import improved, swiss_tables, top_down
 from .values import Flag, FlagCode, Mode, Pairing, Request, RuleReason, Table
@@ -75,14 +75,15 @@ def pair(request: Request) -> Pairing:
                 )  # fmt: skip
     else:
         # Random ignores the history, not the rules: the shuffled field, then swaps that
-        # take the rule pairs apart (`fewer_repeats` on the rules' weights alone).
+        # take the rule pairs apart (`fewer_repeats` on the rules' weights alone; an eighth
+        # of the budget, as the cover search of `honour` follows when they fall short).
         ctx, floor = _weighted(dict.fromkeys(rank, 1), {}, rules)
         players = sorted(rank)
         rng = rng_for(request.seed, "random", request.round_number)
         rng.shuffle(players)
         groups = consecutive(players)
         if rules:
-            fewer_repeats(ctx, groups, rng, budget, floor)
+            fewer_repeats(ctx, groups, rng, Budget(budget.left // 8), floor)
             groups, reasons = honour(
                 ctx, rules, groups, players, rng, spare,
                 lambda t: fewer_repeats(ctx, t, rng, spare, floor),

@@ -1,8 +1,8 @@
 """No-repeat: as many rounds as possible before any two players meet a second time.
 
-While the field is the one that started the event, round r is round r of its plan
+While the field is the one that started the event, each round is a round of its plan
 (`plan_for`): a design of `designs` with the players put on its points in a seeded order and
-its rounds in a seeded order. The design was chosen as a whole, which is the only way to
+its rounds in a seeded order (the next unplayed one, as `plans.follow_plan` chooses). The design was chosen as a whole, which is the only way to
 reach the most rounds. Every field of 3 to 99 players has a plan:
 
 - N divisible by 3: the design for N, ⌊(N−1)/2⌋ rounds (1 for 6 players, 4 for 12).
@@ -15,16 +15,17 @@ reach the most rounds. Every field of 3 to 99 players has a plan:
 So a field with byes gets at least the rounds of the multiple of 3 below it, and byes go
 round the field: the plan's byes are taken only while they fall on players with the fewest
 byes so far. Which round of the plan a draw plays (`plans.follow_plan`): an unplayed one
-that breaks no keep-apart or team rule, byes on the lowest ranked first. Otherwise (a late entry, a withdrawal, the plan used up, or a history or byes
-that left the plan) byes are chosen as in every mode (`byes`) and each round searches for a
-partition avoiding every earlier meeting, and when there is none, or none found within the
-budget, for as few repeats as it can.
+that breaks no keep-apart or team rule, byes on the lowest ranked first. Otherwise (a late
+entry, a withdrawal, the plan used up, or a history or byes that left the plan) byes are
+chosen as in every mode (`byes`) and each round searches for a partition avoiding every
+earlier meeting, and when there is none, or none found within the budget, for as few repeats
+as it can.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from .designs import design_for
@@ -33,10 +34,10 @@ from .search import (
     Budget,
     Context,
     Group,
+    OutOfBudget,
     best_partition,
     consecutive,
     exact_cover,
-    fewer_repeats,
 )
 
 #: A plan's rounds: the tables on points 0..N−1, and the points sitting out.
@@ -182,3 +183,62 @@ def searched_tables(
     fewer_repeats(ctx, tables, rng, budget, floor)
     left = sum(ctx.repeats(t) for t in tables)
     return tables, finished and left == 1
+
+
+def fewer_repeats(
+    ctx: Context, tables: list[Group], rng: random.Random, budget: Budget, floor: int = 0
+) -> None:
+    """Local search for the fewest repeats when no partition avoids them all.
+
+    Takes a table with a repeat, makes the best swap with any other table (sideways moves
+    allowed, recently moved players left alone for a while so it does not cycle) and keeps
+    the best partition seen. Stops when the budget runs out or the repeats are down to
+    `floor` (a proven least: none, or what rules no seating keeps must cost).
+    """
+    count = len(tables)
+    if count < 2:
+        return
+    best = [list(t) for t in tables]
+    best_repeats = current = sum(ctx.repeats(t) for t in tables)
+    tabu: dict[int, int] = {}
+    step = 0
+    try:
+        while current > floor:
+            step += 1
+            bad = [i for i in range(count) if ctx.repeats(tables[i])]
+            i = rng.choice(bad)
+            move = None
+            budget.spend(9 * (count - 1))
+            for j in range(count):
+                if j == i:
+                    continue
+                for x, y, delta in _swaps_by_repeats(ctx, tables[i], tables[j]):
+                    if tabu.get(tables[i][x], 0) > step or tabu.get(tables[j][y], 0) > step:
+                        if current + delta >= best_repeats:
+                            continue
+                    candidate = (delta, rng.random(), j, x, y)
+                    if move is None or candidate < move:
+                        move = candidate
+            if move is None:
+                continue
+            delta, _, j, x, y = move
+            a, b = tables[i][x], tables[j][y]
+            tables[i][x], tables[j][y] = b, a
+            tabu[a] = tabu[b] = step + 2 + rng.randrange(count + 3)
+            current += delta
+            if current < best_repeats:
+                best_repeats = current
+                best = [list(t) for t in tables]
+    except OutOfBudget:
+        pass
+    tables[:] = best
+
+
+def _swaps_by_repeats(ctx: Context, ti: Group, tj: Group) -> Iterable[tuple[int, int, int]]:
+    before = ctx.repeats(ti) + ctx.repeats(tj)
+    for x in range(3):
+        for y in range(3):
+            ni = list(ti)
+            nj = list(tj)
+            ni[x], nj[y] = tj[y], ti[x]
+            yield x, y, ctx.repeats(ni) + ctx.repeats(nj) - before

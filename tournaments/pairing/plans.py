@@ -70,7 +70,7 @@ def follow_plan(
     rank = {e.id: e.rank for e in entrants}
     fewest = min(byes_so_far.values())
     clean = []
-    for k, (points, sitting) in enumerate(plan):
+    for points, sitting in plan:
         tables = [[labels[p] for p in triple] for triple in points]
         if any(pair in met for t in tables for pair in combinations(sorted(t), 2)):
             continue  # played (or the event left the plan here)

@@ -171,9 +171,7 @@ def honour(
     for code in (FlagCode.APART, FlagCode.TEAMMATES):
         if code not in rules.codes(tables):
             continue
-        if reasons.get(FlagCode.APART) is RuleReason.UNAVOIDABLE or rules.impossible(
-            code, players
-        ):
+        if reasons.get(FlagCode.APART) is RuleReason.UNAVOIDABLE or rules.impossible(code, players):
             reasons[code] = RuleReason.UNAVOIDABLE
             continue
         graph = rules.graph(code)

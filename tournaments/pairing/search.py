@@ -349,65 +349,6 @@ def exact_cover(
     return [[players[i] for i in triple] for triple in reversed(found)], True
 
 
-def fewer_repeats(
-    ctx: Context, tables: list[Group], rng: random.Random, budget: Budget, floor: int = 0
-) -> None:
-    """Local search for the fewest repeats when no partition avoids them all.
-
-    Takes a table with a repeat, makes the best swap with any other table (sideways moves
-    allowed, recently moved players left alone for a while so it does not cycle) and keeps
-    the best partition seen. Stops when the budget runs out or the repeats are down to
-    `floor` (a proven least: none, or what rules no seating keeps must cost).
-    """
-    count = len(tables)
-    if count < 2:
-        return
-    best = [list(t) for t in tables]
-    best_repeats = current = sum(ctx.repeats(t) for t in tables)
-    tabu: dict[int, int] = {}
-    step = 0
-    try:
-        while current > floor:
-            step += 1
-            bad = [i for i in range(count) if ctx.repeats(tables[i])]
-            i = rng.choice(bad)
-            move = None
-            budget.spend(9 * (count - 1))
-            for j in range(count):
-                if j == i:
-                    continue
-                for x, y, delta in _swaps_by_repeats(ctx, tables[i], tables[j]):
-                    if tabu.get(tables[i][x], 0) > step or tabu.get(tables[j][y], 0) > step:
-                        if current + delta >= best_repeats:
-                            continue
-                    candidate = (delta, rng.random(), j, x, y)
-                    if move is None or candidate < move:
-                        move = candidate
-            if move is None:
-                continue
-            delta, _, j, x, y = move
-            a, b = tables[i][x], tables[j][y]
-            tables[i][x], tables[j][y] = b, a
-            tabu[a] = tabu[b] = step + 2 + rng.randrange(count + 3)
-            current += delta
-            if current < best_repeats:
-                best_repeats = current
-                best = [list(t) for t in tables]
-    except OutOfBudget:
-        pass
-    tables[:] = best
-
-
-def _swaps_by_repeats(ctx: Context, ti: Group, tj: Group) -> Iterable[tuple[int, int, int]]:
-    before = ctx.repeats(ti) + ctx.repeats(tj)
-    for x in range(3):
-        for y in range(3):
-            ni = list(ti)
-            nj = list(tj)
-            ni[x], nj[y] = tj[y], ti[x]
-            yield x, y, ctx.repeats(ni) + ctx.repeats(nj) - before
-
-
 def met_pairs(ctx: Context, table: Sequence[int]) -> list[tuple[int, int]]:
     """The pairs at `table` who have met before, smaller id first."""
     return [(min(a, b), max(a, b)) for a, b in combinations(table, 2) if ctx.opp[a].get(b, 0) > 0]

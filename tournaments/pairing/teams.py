@@ -76,6 +76,8 @@ def latin_pair(m: int) -> tuple[Square, Square] | None:
     over the other), or None for m ≡ 2 mod 4 (see the module's docstring)."""
     if m < 1 or m % 4 == 2:
         return None
+    if m % 256 == 0:
+        return None  # no field of that order here (three teams of 256 and more)
     two = 1
     while m % (2 * two) == 0:
         two *= 2
@@ -124,10 +126,10 @@ def _field_pair(q: int) -> tuple[Square, Square]:
 
 
 def _product(a: Square, b: Square) -> Square:
-    """The Kronecker product: cell ((i, k), (j, l)) holds (a[i][j], b[k][l])."""
+    """The Kronecker product: cell ((i, k), (j, h)) holds (a[i][j], b[k][h])."""
     n, m = len(a), len(b)
     return tuple(
-        tuple(a[i][j] * m + b[k][l] for j in range(n) for l in range(m))
+        tuple(a[i][j] * m + b[k][h] for j in range(n) for h in range(m))
         for i in range(n)
         for k in range(m)
     )

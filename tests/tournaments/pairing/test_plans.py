@@ -86,9 +86,7 @@ def test_a_plan_bye_may_fall_on_the_leader_when_the_plan_has_no_other_round():
     kept (it is what makes the round free of repeats; its byes still go to those with the
     fewest), and the draft says it is a plan's round."""
     entrants = tuple(Entrant(i, rank=i) for i in range(1, 6))
-    request = Request(
-        entrants=entrants, mode="no-repeat", seed=7, planned_field=(1, 2, 3, 4, 5)
-    )
+    request = Request(entrants=entrants, mode="no-repeat", seed=7, planned_field=(1, 2, 3, 4, 5))
     pairing = pair(request)
     assert pairing.byes == (1, 5)
     assert pairing.rounds_without_repeat == 1
