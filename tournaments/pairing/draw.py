@@ -90,7 +90,7 @@ def pair(request: Request) -> Pairing:
             )  # fmt: skip
 
     groups.sort(key=lambda g: (min(rank[p] for p in g), sum(rank[p] for p in g), min(g)))
-    whys = _whys(request, met_ctx, groups, byes, lot)
+    whys = _whys(request, met_ctx, groups, byes, lot, rules=rules)
     standing_ranks = sorted(rank.values())
     tables = []
     repeats = 0
@@ -136,17 +136,18 @@ def review(
         _table_flags(request, ctx, tuple(table), rank, lot, standing_ranks, rules, reasons)
         for table in tables
     )
-    whys = _whys(request, ctx, tables, tuple(byes), lot, by_hand=True)
+    whys = _whys(request, ctx, tables, tuple(byes), lot, by_hand=True, rules=rules)
     return per_table, tuple(bye_flags(entrants, tuple(byes))), whys
 
 
-def _whys(request, ctx, tables, byes, lot, by_hand=False) -> tuple[Why | None, ...]:
+def _whys(request, ctx, tables, byes, lot, by_hand=False, rules=None) -> tuple[Why | None, ...]:
     """Each table's explanation: swiss only (the other modes do not follow the standings)."""
     if request.mode is not Mode.SWISS:
         return (None,) * len(tables)
     points = {e.id: e.points for e in request.entrants}
     order = sorted(ctx.rank, key=lambda p: (ctx.rank[p], lot[p]))
-    return explain(ctx, tables, order, points, byes, by_hand)
+    ruled = (lambda p, q: rules.code(p, q) is not None) if rules else None
+    return explain(ctx, tables, order, points, byes, by_hand, ruled)
 
 
 def _table_flags(

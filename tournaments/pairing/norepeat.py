@@ -2,8 +2,9 @@
 
 While the field is the one that started the event, each round is a round of its plan
 (`plan_for`): a design of `designs` with the players put on its points in a seeded order and
-its rounds in a seeded order (the next unplayed one, as `plans.follow_plan` chooses). The design was chosen as a whole, which is the only way to
-reach the most rounds. Every field of 3 to 99 players has a plan:
+its rounds in a seeded order (an unplayed one, as `plans.follow_plan` chooses). The design
+was chosen as a whole, which is the only way to reach the most rounds. Every field of 3 to
+99 players has a plan:
 
 - N divisible by 3: the design for N, ⌊(N−1)/2⌋ rounds (1 for 6 players, 4 for 12).
 - N ≡ 2 mod 3: the design for N + 1 with one point left empty; the two players at its table

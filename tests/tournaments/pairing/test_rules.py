@@ -179,3 +179,13 @@ def test_a_no_repeat_plan_leaves_the_rounds_that_break_a_rule_to_the_end():
         event.play(pairing)
     assert lefts[:6] == [6, 5, 4, 3, 2, 1]
     assert lefts[6] is None
+
+
+def test_a_swiss_float_for_a_rule_says_so():
+    """Six players, all level: the plain cut is 1-2-3 and 4-5-6, but 1 and 2 are kept apart,
+    so someone floats, and the explanation names the rule, not a repeat."""
+    entrants = tuple(Entrant(i, rank=i, points=(2 if i <= 3 else 0)) for i in range(1, 7))
+    pairing = pair(Request(entrants=entrants, apart={(1, 2)}))
+    reasons = {f.reason.value for t in pairing.tables for f in t.why.floats}
+    assert reasons == {"rule"}
+    assert not together(pairing, {(1, 2)})
