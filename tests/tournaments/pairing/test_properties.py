@@ -123,3 +123,17 @@ def test_random_draws_differ_from_seed_to_seed(request):
         return sorted(tuple(sorted(t.seats)) for t in pair(replace(request, seed=seed)).tables)
 
     assert len({tuple(tables(seed)) for seed in range(8)}) > 1
+
+
+@quick
+@given(requests(max_players=30, rules=True), st.randoms(use_true_random=False))
+def test_with_rules_too_the_same_request_gives_the_same_draw(request, rnd):
+    entrants = list(request.entrants)
+    rnd.shuffle(entrants)
+    apart = {(b, a) if rnd.random() < 0.5 else (a, b) for a, b in request.apart}
+    teams = dict(reversed(list(request.teams.items())))
+    shuffled = replace(request, entrants=tuple(entrants), apart=frozenset(apart), teams=teams)
+    pairing = pair(request)
+    assert pair(shuffled) == pairing
+    everyone = seated(pairing) + list(pairing.byes)
+    assert sorted(everyone) == sorted(request.ids)
