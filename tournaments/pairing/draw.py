@@ -16,7 +16,7 @@ from .lots import lots, rng_for
 from .norepeat import fewer_repeats, searched_tables
 from .plans import follow_plan
 from .rules import Rules, honour, review_reasons, rule_flags
-from .search import Budget, Context, Group, consecutive, met_pairs
+from .search import Budget, Context, Group, met_pairs, ruled_cut
 from .seating import seat
 from .swiss import improved, swiss_tables, top_down
 from .values import Flag, FlagCode, Mode, Pairing, Request, RuleReason, Table
@@ -54,12 +54,14 @@ def pair(request: Request) -> Pairing:
         players = sorted(rank, key=lambda p: (rank[p], lot[p]))
         rng = rng_for(request.seed, "swiss", request.round_number)
         groups, proven = swiss_tables(ctx, players, rng, budget, no_cover)
+        drawn = groups
         if rules:
             groups, reasons = honour(
                 ctx, rules, groups, players, rng, spare,
                 lambda t: improved(ctx, t, spare), by_standing=True,
             )  # fmt: skip
-            top_down(ctx, groups, {p: place for place, p in enumerate(players)})
+            if groups is not drawn:
+                top_down(ctx, groups, {p: place for place, p in enumerate(players)})
     elif request.mode is Mode.NO_REPEAT:
         ctx, floor = _weighted(dict.fromkeys(rank, 1), request.met, rules)
         players = sorted(rank, key=lambda p: lot[p])
@@ -74,14 +76,15 @@ def pair(request: Request) -> Pairing:
                     lambda t: fewer_repeats(ctx, t, rng, spare, floor),
                 )  # fmt: skip
     else:
-        # Random ignores the history, not the rules: the shuffled field, then swaps that
-        # take the rule pairs apart (`fewer_repeats` on the rules' weights alone; an eighth
-        # of the budget, as the cover search of `honour` follows when they fall short).
+        # Random ignores the history, not the rules: the shuffled field cut into tables
+        # passing over rule pairs (`ruled_cut`), then swaps that take the rest apart
+        # (`fewer_repeats` on the rules' weights alone; an eighth of the budget, as the
+        # cover search of `honour` follows when they fall short).
         ctx, floor = _weighted(dict.fromkeys(rank, 1), {}, rules)
         players = sorted(rank)
         rng = rng_for(request.seed, "random", request.round_number)
         rng.shuffle(players)
-        groups = consecutive(players)
+        groups = ruled_cut(ctx, players)
         if rules:
             fewer_repeats(ctx, groups, rng, Budget(budget.left // 8), floor)
             groups, reasons = honour(
@@ -110,10 +113,9 @@ def pair(request: Request) -> Pairing:
 def _weighted(rank, met, rules: Rules) -> tuple[Context, int]:
     """The search context (who has met whom, and the rule pairs weighted above repeats) and
     the least weight any seating has (`Rules.floor`)."""
-    ctx = Context(rank, met)
     if not rules:
-        return ctx, 0
-    weights = rules.weights(ctx)
+        return Context(rank, met), 0
+    weights = rules.weights(met)
     return Context(rank, met, weights), rules.floor(sorted(rank), weights)
 
 

@@ -69,11 +69,15 @@ class Rules:
     def codes(self, tables: Iterable[Sequence[int]]) -> set[FlagCode]:
         return {code for table in tables for code, _ in self.broken(table)}
 
-    def weights(self, ctx: Context) -> dict[Pair, int]:
+    def weights(self, met: Mapping[Pair, Sequence[int]]) -> dict[Pair, int]:
         """Each rule pair's weight for the search `Context`: a teammate pair outweighs every
         repeat a draw of these players could have (3 pairs a table, each met at most as often
         as the most met pair), a keep-apart pair every teammate and repeat together."""
-        heaviest = max((w for opp in ctx.opp.values() for w in opp.values()), default=0) + 1
+        present = set(self.players)
+        heaviest = 1 + max(
+            (max(1, len(r)) for (a, b), r in met.items() if a in present and b in present),
+            default=0,
+        )
         pairs_per_draw = 3 * (len(self.players) // 3)
         teammate = pairs_per_draw * heaviest + 1
         apart = pairs_per_draw * (teammate + heaviest) + 1
@@ -114,16 +118,22 @@ class Rules:
         all but one of the others."""
         tables = len(players) // 3
         seated = set(players)
-        graph = [p for p in self.graph(code) if p[0] in seated and p[1] in seated]
         near: dict[int, set[int]] = {p: set() for p in seated}
-        for a, b in graph:
-            near[a].add(b)
-            near[b].add(a)
-        if any(len(near[p]) > len(seated) - 3 for p in seated):
-            return True
-        groups = list(_complete_components(near))
-        if code is FlagCode.TEAMMATES:
-            groups += [[p for p in ps if p in seated] for ps in self.members.values()]
+        for a, b in self.apart:
+            if a in seated and b in seated:
+                near[a].add(b)
+                near[b].add(a)
+        mates = code is FlagCode.TEAMMATES
+        teams = [[p for p in ps if p in seated] for ps in self.members.values()] if mates else []
+        size = {p: len(team) for team in teams for p in team}
+        for p in seated:
+            blocked = len(near[p])
+            if p in size:
+                team = self.team[p]
+                blocked += size[p] - 1 - sum(1 for q in near[p] if self.team.get(q) == team)
+            if blocked > len(seated) - 3:
+                return True
+        groups = [*_complete_components(near), *teams]
         return any(len(group) > tables for group in groups)
 
 
@@ -172,7 +182,13 @@ def honour(
         if code not in rules.codes(tables):
             continue
         if reasons.get(FlagCode.APART) is RuleReason.UNAVOIDABLE or rules.impossible(code, players):
+            # No seating keeps them all apart: the mode's own search once more, from what
+            # it has, for the fewest.
             reasons[code] = RuleReason.UNAVOIDABLE
+            again = [list(t) for t in tables]
+            improve(again)
+            if ctx.total(again) < ctx.total(tables):
+                tables = again
             continue
         graph = rules.graph(code)
         hard = Context(ctx.rank, dict.fromkeys(graph, ()))

@@ -64,7 +64,8 @@ class Context:
                 weight = max(1, len(rounds))
                 self.opp[a][b] = weight
                 self.opp[b][a] = weight
-        for (a, b), weight in (extra or {}).items():
+        self.ruled = extra or {}
+        for (a, b), weight in self.ruled.items():
             if a in self.opp and b in self.opp:
                 self.opp[a][b] = self.opp[b][a] = self.opp[a].get(b, 0) + weight
 
@@ -95,6 +96,31 @@ def consecutive(players: Sequence[int]) -> list[Group]:
     with the smallest total spread there is (swapping across two overlapping tables never
     lowers the sum of their ranges), the ideal swiss would be without history."""
     return [list(players[i : i + 3]) for i in range(0, len(players), 3)]
+
+
+def ruled_cut(ctx: Context, players: Sequence[int]) -> list[Group]:
+    """`consecutive`, except that a table passes over the players a rule keeps from those
+    already at it (`Context.ruled`: keep-apart pairs, teammates), taking the next ones: the
+    plain cut as near as the rules allow, so the swaps that follow have little to mend
+    (three teams of 333: every table of the plain cut would need one)."""
+    ruled = ctx.ruled
+    if not ruled:
+        return consecutive(players)
+    left = list(players)
+    tables = []
+    while left:
+        table = [left.pop(0)]
+        i = 0
+        while len(table) < 3 and i < len(left):
+            q = left[i]
+            if all((min(q, x), max(q, x)) not in ruled for x in table):
+                table.append(left.pop(i))
+            else:
+                i += 1
+        while len(table) < 3:
+            table.append(left.pop(0))
+        tables.append(table)
+    return tables
 
 
 def _best_swap(ctx: Context, ti: Group, tj: Group) -> tuple[int, int, int, int]:

@@ -1,6 +1,7 @@
 """Swiss: players of similar standing together, nobody twice while that can be helped.
 
-Start from the ideal (the standings cut into consecutive triples), then trade each repeat
+Start from the ideal (the standings cut into consecutive triples; with keep-apart or team
+rules, passing over the players a rule keeps from a table: `ruled_cut`), then trade each repeat
 away by swapping a player with a nearby table, then let neighbouring tables swap whatever
 lowers the spread. That is O(N log N) for the sort and about linear after. Small fields,
 where one swap is a big change and repeats may be unavoidable, are then solved exactly
@@ -24,11 +25,11 @@ from .search import (
     Context,
     Group,
     best_partition,
-    consecutive,
     exact_cover,
     polish,
     refine_windows,
     repair,
+    ruled_cut,
 )
 
 #: Fields up to this size are solved exactly (within the budget).
@@ -53,8 +54,8 @@ def swiss_tables(
 def _searched(
     ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget, no_cover: bool
 ) -> tuple[list[Group], bool]:
-    tables = consecutive(players)
-    repair(ctx, tables)
+    tables = ruled_cut(ctx, players)
+    _repaired(ctx, tables)
     polish(ctx, tables)
     if len(players) <= EXACT_UP_TO:
         found, finished = best_partition(ctx, players, budget, incumbent=tables)
@@ -122,11 +123,24 @@ def top_down(ctx: Context, tables: list[Group], order: Mapping[int, int], reach:
                     improved = True
 
 
+def _repaired(ctx: Context, tables: list[Group]) -> None:
+    """`repair`, and with rules (`Context.ruled`) again while it helps: a swap that takes a
+    rule pair off a later table may put it on one already repaired, for a repeat less."""
+    repair(ctx, tables)
+    for _ in range(3 if ctx.ruled else 0):
+        before = ctx.total(tables)[0]
+        if not before:
+            return
+        repair(ctx, tables)
+        if ctx.total(tables)[0] == before:
+            return
+
+
 def improved(ctx: Context, tables: list[Group], budget: Budget) -> None:
     """Swiss's own search run on a seating found elsewhere (one that keeps the rules,
     `rules.honour`): swaps, then windows solved exactly, then swaps again. None of them
     takes a step that raises the (weighted) repeats, so what the seating keeps apart stays."""
-    repair(ctx, tables)
+    _repaired(ctx, tables)
     polish(ctx, tables)
     refine_windows(ctx, tables, budget)
     polish(ctx, tables)
