@@ -1,18 +1,18 @@
 """Swiss: players of similar standing together, nobody twice while that can be helped.
 
-Start from the ideal (the standings cut into consecutive triples; with keep-apart or team
-rules, passing over the players a rule keeps from a table: `ruled_cut`), then trade each repeat
-away by swapping a player with a nearby table, then let neighbouring tables swap whatever
-lowers the spread. That is O(N log N) for the sort and about linear after. Small fields,
-where one swap is a big change and repeats may be unavoidable, are then solved exactly
-(branch and bound, the swaps' answer as the bound to beat). In larger fields, overlapping
-windows of five tables that are not yet ideal are, which takes 5-10% off the spread the
-swaps leave in late rounds, where most neighbours in the standings have met. If a repeat is
-still left, a search for a partition without any (trying partners close in standing
-first) decides: repeats come before spread, so when it finds one, that is polished instead.
-Last, of draws as good (same repeats, same spread), the one seating the best players highest
-(`top_down`): the spread alone cannot tell the leader with the 3rd and 4th from the leader
-sent down to the 5th and 6th.
+Start from the ideal (the standings cut into consecutive triples; when more than a tenth of
+its tables break a keep-apart or team rule, passing over the players a rule keeps from a
+table instead: `ruled_cut`), then trade each repeat away by swapping a player with a nearby
+table, then let neighbouring tables swap whatever lowers the spread. That is O(N log N) for
+the sort and about linear after. Small fields, where one swap is a big change and repeats
+may be unavoidable, are then solved exactly (branch and bound, the swaps' answer as the
+bound to beat). In larger fields, overlapping windows of five tables that are not yet ideal
+are, which takes 5-10% off the spread the swaps leave in late rounds, where most neighbours
+in the standings have met. If a repeat is still left, a search for a partition without any
+(trying partners close in standing first) decides: repeats come before spread, so when it
+finds one, that is polished instead. Last, of draws as good (same repeats, same spread), the
+one seating the best players highest (`top_down`): the spread alone cannot tell the leader
+with the 3rd and 4th from the leader sent down to the 5th and 6th.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .search import (
     Context,
     Group,
     best_partition,
+    consecutive,
     exact_cover,
     polish,
     refine_windows,
@@ -54,7 +55,10 @@ def swiss_tables(
 def _searched(
     ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget, no_cover: bool
 ) -> tuple[list[Group], bool]:
-    tables = ruled_cut(ctx, players)
+    tables = consecutive(players)
+    if ctx.ruled and 10 * sum(1 for t in tables if _ruled(ctx, t)) > len(tables):
+        # Many tables of the plain cut break a rule (teams): start near it instead.
+        tables = ruled_cut(ctx, players)
     _repaired(ctx, tables)
     polish(ctx, tables)
     if len(players) <= EXACT_UP_TO:
@@ -121,6 +125,11 @@ def top_down(ctx: Context, tables: list[Group], order: Mapping[int, int], reach:
                     _, x, y = best
                     ti[x], tj[y] = tj[y], ti[x]
                     improved = True
+
+
+def _ruled(ctx: Context, table: Sequence[int]) -> bool:
+    a, b, c = sorted(table)
+    return any(pair in ctx.ruled for pair in ((a, b), (a, c), (b, c)))
 
 
 def _repaired(ctx: Context, tables: list[Group]) -> None:
