@@ -189,3 +189,14 @@ def test_a_swiss_float_for_a_rule_says_so():
     reasons = {f.reason.value for t in pairing.tables for f in t.why.floats}
     assert reasons == {"rule"}
     assert not together(pairing, {(1, 2)})
+
+
+def test_a_rule_left_for_want_of_budget_is_flagged_not_found():
+    """With no budget at all, the random draw's cut leaves a keep-apart pair that a seating
+    avoids (1-3-5, 2-4-6): not proven unavoidable, so `not_found`."""
+    entrants = tuple(Entrant(i, rank=i) for i in range(1, 7))
+    apart = frozenset({(1, 2), (3, 4)})
+    request = Request(entrants=entrants, mode="random", seed=0, budget=0, apart=apart)
+    reasons = flagged(pair(request), FlagCode.APART)
+    assert list(reasons.values()) == [RuleReason.NOT_FOUND]
+    assert not together(pair(replace(request, budget=10_000)), apart)
