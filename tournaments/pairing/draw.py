@@ -1,7 +1,9 @@
 """`pair`: one round's draw, from a `Request` to a `Pairing`.
 
-The steps are the same in every mode: byes, then the tables (the one step that differs by
-mode), then flags, numbering and seating. Each step is a function of plain values, so the
+The steps are the same in every mode: byes (or a no-repeat plan's round, `plans`), then the
+tables (the one step that differs by mode; keep-apart pairs and teammates weighted above
+repeats in its searches, then made sure of: `rules`), then flags, numbering and seating,
+and how many rounds a plan still gives. Each step is a function of plain values, so the
 order of the input never matters (entrants are read in id order) and the same request
 always gives the same draw.
 """
