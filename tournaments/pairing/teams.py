@@ -14,12 +14,15 @@ Built here (`latin_pair`):
   (up to the naming of the rounds);
 - m a power of 2 from 4 up: L_k[x][y] = k·x + y in the field GF(m), k = 1, 2;
 - any product of those (MacNeish: the Kronecker product of two pairs of orthogonal squares
-  is one), which covers every m not ≡ 2 mod 4.
+  is one), which covers every m not ≡ 2 mod 4;
+- m ≡ 2 mod 4: a stored pair (`_STORED`, found by a search for an orthogonal mate of a
+  random Latin square: its m disjoint transversals, an exact cover; order 10 took a second),
+  and its products with the odd orders: 10, 30, 50, …
 
-m ≡ 2 mod 4 (2, 6, 10, 14, …) has no plan here (10, 14, … have one, by constructions not
-written yet; 2 and 6 none): each round is then searched like any no-repeat round, with
-teammates weighted above repeats (`rules`), so tables stay triangular and repeats as few as
-the search finds. `tests/tournaments/pairing/test_teams.py` checks every m from 1 to 33.
+2 and 6 have no pair at all (6: Euler's 36 officers, proven by Tarry), and 14, 18, 22, 26 no
+pair here yet: each round is then searched like any no-repeat round, with teammates weighted
+above repeats (`rules`), so tables stay triangular and repeats as few as the search finds.
+`tests/tournaments/pairing/test_teams.py` checks every m from 1 to 33.
 """
 
 from __future__ import annotations
@@ -29,6 +32,17 @@ from functools import cache
 
 Square = tuple[tuple[int, ...], ...]
 Design = tuple[tuple[tuple[int, int, int], ...], ...]
+
+#: Orthogonal pairs of Latin squares of orders ≡ 2 mod 4, each square its rows written in
+#: base 36 and separated by spaces (checked by the tests like every other pair).
+_STORED = {
+    10: (
+        "6425973081 4152897603 7214530869 3091286475 9537628140"
+        " 8963015724 2346709518 0789164352 5870341296 1608452937",
+        "5176408293 2780354916 9413025678 7692180435 3901267584"
+        " 1269743850 8354691702 0547836129 4028579361 6835912047",
+    ),
+}
 
 #: Irreducible polynomials over GF(2), as bit masks, for the fields GF(2^k) (k = 2..7).
 _IRREDUCIBLE = {2: 0b111, 3: 0b1011, 4: 0b10011, 5: 0b100101, 6: 0b1000011, 7: 0b10000011}
@@ -51,8 +65,8 @@ def most_rounds(m: int) -> int:
     """The most rounds three teams of m can play, triangular, without a repeat: m (a player
     meets 2 of the other teams' 2m players a round), except 1 for m = 2 (the second round
     would need an A and a B player who met to sit apart from a C player they both met:
-    checked by brute force in the tests) and 6 (no RTD(3, 6): Tarry's 36 officers; the bound
-    m − 1 = 5 is not known to be reached, so m is stated as the bound there)."""
+    checked by brute force in the tests) and 6 (no RTD(3, 6): Tarry's 36 officers; fewer
+    than 6 rounds, how many fewer not worked out here, so 6 stands as the bound)."""
     return 1 if m == 2 else m
 
 
@@ -73,9 +87,18 @@ def triangular_design(m: int) -> Design | None:
 
 def latin_pair(m: int) -> tuple[Square, Square] | None:
     """Two orthogonal Latin squares of order m (every pair of symbols once when laid one
-    over the other), or None for m ≡ 2 mod 4 (see the module's docstring)."""
-    if m < 1 or m % 4 == 2:
+    over the other), or None where there is none here (see the module's docstring)."""
+    if m < 1:
         return None
+    if m % 4 == 2:
+        stored = next((d for d in sorted(_STORED) if m % d == 0 and (m // d) % 2), None)
+        if stored is None:
+            return None
+        first, second = _parsed(stored)
+        if m > stored:
+            odd = _cyclic_pair(m // stored)
+            first, second = _product(first, odd[0]), _product(second, odd[1])
+        return first, second
     if m % 256 == 0:
         return None  # no field of that order here (three teams of 256 and more)
     two = 1
@@ -90,6 +113,13 @@ def latin_pair(m: int) -> tuple[Square, Square] | None:
     first, second = pairs[0]
     for other in pairs[1:]:
         first, second = _product(first, other[0]), _product(second, other[1])
+    return first, second
+
+
+def _parsed(m: int) -> tuple[Square, Square]:
+    first, second = (
+        tuple(tuple(int(c, 36) for c in row) for row in text.split()) for text in _STORED[m]
+    )
     return first, second
 
 

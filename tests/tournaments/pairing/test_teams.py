@@ -1,6 +1,7 @@
 """Three teams of equal size m, for every m from 1 to 33: triangular tables every round in
 every mode, and in no-repeat the most distinct opponents (m rounds without a repeat
-wherever `teams.latin_pair` has squares: every m not ≡ 2 mod 4)."""
+wherever `teams.latin_pair` has squares: every m but 2, 6 (none exist) and 14, 18, 22, 26
+(none stored yet))."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from tournaments.pairing.simulation import Event
 from tournaments.pairing.teams import latin_pair, most_rounds, three_teams, triangular_design
 
 TEAM_SIZES = range(1, 34)
+#: The team sizes up to 33 without a pair of orthogonal squares here.
+WITHOUT = {2, 6, 14, 18, 22, 26}
 
 
 def is_latin(square) -> bool:
@@ -23,9 +26,9 @@ def is_latin(square) -> bool:
 
 
 @pytest.mark.parametrize("m", TEAM_SIZES)
-def test_orthogonal_squares_for_every_order_not_2_mod_4(m):
+def test_orthogonal_squares_for_every_order_but_a_few_2_mod_4(m):
     squares = latin_pair(m)
-    if m % 4 == 2:
+    if m in WITHOUT:
         assert squares is None
         return
     first, second = squares
@@ -37,7 +40,7 @@ def test_orthogonal_squares_for_every_order_not_2_mod_4(m):
 @pytest.mark.parametrize("m", TEAM_SIZES)
 def test_the_triangular_design_meets_every_pair_of_two_teams_once(m):
     design = triangular_design(m)
-    if m % 4 == 2:
+    if m in WITHOUT:
         assert design is None
         return
     assert len(design) == m == most_rounds(m)
