@@ -57,6 +57,7 @@ def test_the_triangular_design_meets_every_pair_of_two_teams_once(m):
 
 def test_two_players_a_team_cannot_play_a_second_triangular_round():
     """Brute force for m = 2: no two triangular rounds without a repeat (`most_rounds`)."""
+
     def rounds():
         for b, c in product([(2, 3), (3, 2)], [(4, 5), (5, 4)]):
             yield [(0, b[0], c[0]), (1, b[1], c[1])]
