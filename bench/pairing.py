@@ -4,6 +4,7 @@
     .venv/bin/python -m bench.pairing --quick    # swiss 15, 99, 300, for a smoke run
     .venv/bin/python -m bench.pairing --reference  # + a slow, thorough search up to 99
     .venv/bin/python -m bench.pairing --no-repeat-only  # no-repeat, every N from 3 to 99
+    .venv/bin/python -m bench.pairing --rules-only [--quick] [--optimum]  # keep-apart, teams
 
 Swiss: an event is played round by round with made-up results
 (`tournaments.pairing.simulation`: placings from skill plus luck, 2-1-0 points, zero-sum game
@@ -23,6 +24,10 @@ Kirkman design, with byes for N not divisible by 3: `tournaments.pairing.norepea
 benchmark counts the rounds played before the first repeat against the rounds promised and
 the bound ⌊(N−1)/2⌋, and times them. Some events without a plan (each round searched from
 the history alone) show what the plan buys and how far round-by-round search gets.
+
+Keep-apart rules and teams (`--rules`, `--rules-only`; `bench.pairing_rules`): swiss with
+keep-apart clubs against the exact optimum with the rules, three equal teams (rounds without
+a repeat against the bound, opponent diversity), no-repeat with keep-apart pairs.
 
 Prints tables and writes everything as JSON to bench/results/pairing.json (pairing-quick.json
 with --quick, so a smoke run never overwrites the real figures).
@@ -47,6 +52,8 @@ from tournaments.pairing.search import Budget, Context, consecutive, polish, ref
 from tournaments.pairing.simulation import Event
 
 from .pairing_optimum import optimum
+from .pairing_rules import print_rules
+from .pairing_rules import run as run_rules
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -287,7 +294,19 @@ def main(argv: list[str] | None = None) -> int:
         help="only the no-repeat events (every N from 3 to 99), written to"
         " bench/results/pairing-norepeat.json",
     )
+    parser.add_argument(
+        "--rules",
+        action="store_true",
+        help="also the keep-apart and team figures (bench.pairing_rules)",
+    )
+    parser.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="only the keep-apart and team figures, written to bench/results/pairing-rules.json",
+    )
     args = parser.parse_args(argv)
+    if args.rules_only:
+        return _rules_only(args)
 
     sizes = SWISS_SIZES_QUICK if args.quick else SWISS_SIZES
     searched = NO_REPEAT_SEARCHED_QUICK if args.quick else NO_REPEAT_SEARCHED
@@ -321,9 +340,48 @@ def main(argv: list[str] | None = None) -> int:
         "swiss": swiss,
         "no_repeat": no_repeat,
     }
+    if args.rules:
+        report["rules"] = run_rules(args.quick, args.seed, args.optimum)
+        print_rules(report["rules"])
     out.write_text(json.dumps(report, indent=2) + "\n")
     print(f"\nwritten to {out.relative_to(RESULTS.parent.parent)}")
     return 0
+
+
+def _rules_only(args: argparse.Namespace) -> int:
+    results = run_rules(args.quick, args.seed, args.optimum)
+    print_rules(results)
+    RESULTS.mkdir(exist_ok=True)
+    out = RESULTS / ("pairing-rules-quick.json" if args.quick else "pairing-rules.json")
+    report = {
+        "command": "python -m bench.pairing --rules-only"
+        + (" --quick" if args.quick else "")
+        + (" --optimum" if args.optimum else ""),
+        "seed": args.seed,
+        "machine": _machine(),
+        **results,
+    }
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"\nwritten to {out.relative_to(RESULTS.parent.parent)}")
+    return 0
+
+
+def _machine() -> dict:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "load": os.getloadavg(),
+    }
 
 
 if __name__ == "__main__":

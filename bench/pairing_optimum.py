@@ -8,11 +8,15 @@ sits at exactly one table. HiGHS (through SciPy, a development requirement only;
 never imports this) proves the optimum within `max_span`. A draw with a wider table than
 that is not considered, so the figure is the best among draws none of whose tables spans
 more than `max_span` places; `bench.pairing` takes our own draw's widest table plus a margin.
+
+Keep-apart rules (`apart`, pairs smaller id first) are a constraint: a table holding such a
+pair is not a column at all, so the optimum is the best draw that honours every rule (and
+there is none, an error, when no draw within the span does).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from tournaments.pairing.search import Context
@@ -27,12 +31,20 @@ class Optimum:
     spread: int
     proven: bool  # False: the time limit ran out; the figures are the best found
     tables_considered: int
+    seconds: float = 0.0
 
 
 def optimum(
-    ctx: Context, players: Sequence[int], max_span: int, time_limit: float = 300.0
+    ctx: Context,
+    players: Sequence[int],
+    max_span: int,
+    time_limit: float = 300.0,
+    apart: Collection[tuple[int, int]] = frozenset(),
 ) -> Optimum:
-    """The fewest repeats, then the least total spread, of any draw of `players`."""
+    """The fewest repeats, then the least total spread, of any draw of `players` that seats
+    no pair of `apart` at one table."""
+    import time
+
     import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
@@ -48,6 +60,10 @@ def optimum(
             for r in by_rank[j + 1 :]:
                 if ctx.rank[r] - ctx.rank[p] > max_span:
                     break
+                if apart and any(
+                    (min(x, y), max(x, y)) in apart for x, y in ((p, q), (p, r), (q, r))
+                ):
+                    continue
                 repeats, spread = ctx.cost((p, q, r))
                 tables.append((p, q, r))
                 costs.append(repeats * REPEAT_COST + spread)
@@ -56,6 +72,7 @@ def optimum(
     seats = coo_matrix(
         (np.ones(len(entries)), (entries, columns)), shape=(len(by_rank), len(tables))
     )
+    started = time.perf_counter()
     answer = milp(
         c=np.array(costs, dtype=float),
         constraints=LinearConstraint(seats, 1, 1),
@@ -69,4 +86,5 @@ def optimum(
         raise RuntimeError(f"no draw found within a span of {max_span}: {answer.message}")
     chosen = [tables[c] for c, value in enumerate(answer.x) if value > 0.5]
     repeats, spread = ctx.total(chosen)
-    return Optimum(repeats, spread, answer.status == 0, len(tables))
+    seconds = time.perf_counter() - started
+    return Optimum(repeats, spread, answer.status == 0, len(tables), seconds)

@@ -6,7 +6,9 @@ gather a round's players and history into a `Request`, call `pair`, and store th
 
 Modes: `random` (seeded), `swiss` (similar standing, no meeting twice while avoidable) and
 `no-repeat` (as many rounds as possible before anyone meets twice, following a whole-event
-design when the field allows). Tables are of exactly three; N mod 3 players sit out.
+design when the field allows). Tables are of exactly three; N mod 3 players sit out. Every
+mode keeps apart the organiser's keep-apart pairs, then teammates, before it avoids repeats
+(`rules`); three equal teams get triangular tables (`teams`).
 """
 
 from .draw import pair, review
@@ -21,6 +23,7 @@ from .values import (
     Pairing,
     PairingError,
     Request,
+    RuleReason,
     Table,
     meetings,
 )
@@ -40,6 +43,7 @@ __all__ = [
     "Pairing",
     "PairingError",
     "Request",
+    "RuleReason",
     "Table",
     "Why",
     "meetings",

@@ -1,7 +1,9 @@
 """`pair`: one round's draw, from a `Request` to a `Pairing`.
 
-The steps are the same in every mode: byes, then the tables (the one step that differs by
-mode), then flags, numbering and seating. Each step is a function of plain values, so the
+The steps are the same in every mode: byes (or a no-repeat plan's round, `plans`), then the
+tables (the one step that differs by mode; keep-apart pairs and teammates weighted above
+repeats in its searches, then made sure of: `rules`), then flags, numbering and seating,
+and how many rounds a plan still gives. Each step is a function of plain values, so the
 order of the input never matters (entrants are read in id order) and the same request
 always gives the same draw.
 """
@@ -13,11 +15,13 @@ from collections.abc import Sequence
 
 from .byes import bye_flags, choose_byes
 from .lots import lots, rng_for
-from .norepeat import planned_round, planned_tables, searched_tables
-from .search import Budget, Context, Group, consecutive, met_pairs
+from .norepeat import fewer_repeats, searched_tables
+from .plans import follow_plan
+from .rules import Rules, honour, review_reasons, rule_flags
+from .search import Budget, Context, Group, met_pairs, ruled_cut
 from .seating import seat
-from .swiss import swiss_tables
-from .values import Flag, FlagCode, Mode, Pairing, Request, Table
+from .swiss import improved, swiss_tables, top_down
+from .values import Flag, FlagCode, Mode, Pairing, Request, RuleReason, Table
 from .why import Why, explain
 
 
@@ -27,55 +31,76 @@ def pair(request: Request) -> Pairing:
     entrants = sorted(request.entrants, key=lambda e: e.id)
     by_id = {e.id: e for e in entrants}
     lot = lots(by_id, request.seed, "round", request.round_number)
-    plan = None
+    followed = None
     if request.mode is Mode.NO_REPEAT:
-        plan = planned_round(
-            request.met,
-            {e.id: e.byes for e in entrants},
-            request.planned_field,
-            request.seed,
-            request.round_number,
-        )
-    byes = plan[1] if plan is not None else choose_byes(entrants, lot)
+        followed = follow_plan(
+            entrants, request.met, request.apart, request.teams, request.planned_field,
+            request.seed, lot,
+        )  # fmt: skip
+    byes = followed.byes if followed is not None else choose_byes(entrants, lot)
     benched = set(byes)
     active = [e for e in entrants if e.id not in benched]
     rank = {e.id: e.rank for e in active}
-    budget = Budget(request.budget)
+    rules = Rules(request.apart, request.teams, rank)
+    # With rules, a quarter of the budget is kept for making sure of them (`honour`).
+    budget = Budget(request.budget - request.budget // 4 if rules else request.budget)
+    spare = Budget(request.budget // 4 if rules else 0)
+    met_ctx = Context(rank, request.met)
+    # A rule no seating keeps (counted): no search for a draw without any weighted pair.
+    no_cover = bool(rules) and rules.impossible(FlagCode.TEAMMATES, sorted(rank))
 
     proven = True
+    reasons: dict[FlagCode, RuleReason] = {}
     if request.mode is Mode.SWISS:
-        ctx = Context(rank, request.met)
+        ctx, floor = _weighted(rank, request.met, rules)
         players = sorted(rank, key=lambda p: (rank[p], lot[p]))
         rng = rng_for(request.seed, "swiss", request.round_number)
-        groups, proven = swiss_tables(ctx, players, rng, budget)
+        groups, proven = swiss_tables(ctx, players, rng, budget, no_cover)
+        drawn = groups
+        if rules:
+            groups, reasons = honour(
+                ctx, rules, groups, players, rng, spare,
+                lambda t: improved(ctx, t, spare), by_standing=True,
+            )  # fmt: skip
+            if groups is not drawn:
+                top_down(ctx, groups, {p: place for place, p in enumerate(players)})
     elif request.mode is Mode.NO_REPEAT:
-        ctx = Context(dict.fromkeys(rank, 1), request.met)
+        ctx, floor = _weighted(dict.fromkeys(rank, 1), request.met, rules)
         players = sorted(rank, key=lambda p: lot[p])
-        planned = (
-            plan[0]
-            if plan is not None
-            else planned_tables(
-                ctx, players, request.planned_field, request.seed, request.round_number
-            )
-        )
-        if planned is not None:
-            groups = planned
+        if followed is not None:
+            groups = followed.tables
         else:
             rng = rng_for(request.seed, "no-repeat", request.round_number)
-            groups, proven = searched_tables(ctx, players, rng, budget)
+            groups, proven = searched_tables(ctx, players, rng, budget, no_cover, floor)
+            if rules:
+                groups, reasons = honour(
+                    ctx, rules, groups, players, rng, spare,
+                    lambda t: fewer_repeats(ctx, t, rng, spare, floor),
+                )  # fmt: skip
     else:
-        ctx = Context(rank, request.met)
+        # Random ignores the history, not the rules: the shuffled field cut into tables
+        # passing over rule pairs (`ruled_cut`), then swaps that take the rest apart
+        # (`fewer_repeats` on the rules' weights alone; an eighth of the budget, as the
+        # cover search of `honour` follows when they fall short).
+        ctx, floor = _weighted(dict.fromkeys(rank, 1), {}, rules)
         players = sorted(rank)
-        rng_for(request.seed, "random", request.round_number).shuffle(players)
-        groups = consecutive(players)
+        rng = rng_for(request.seed, "random", request.round_number)
+        rng.shuffle(players)
+        groups = ruled_cut(ctx, players)
+        if rules:
+            fewer_repeats(ctx, groups, rng, Budget(budget.left // 8), floor)
+            groups, reasons = honour(
+                ctx, rules, groups, players, rng, spare,
+                lambda t: fewer_repeats(ctx, t, rng, spare, floor),
+            )  # fmt: skip
 
     groups.sort(key=lambda g: (min(rank[p] for p in g), sum(rank[p] for p in g), min(g)))
-    whys = _whys(request, ctx, groups, byes, lot)
+    whys = _whys(request, met_ctx, groups, byes, lot, rules=rules)
     standing_ranks = sorted(rank.values())
     tables = []
     repeats = 0
     for number, (group, why) in enumerate(zip(groups, whys, strict=True), 1):
-        flags = _table_flags(request, ctx, group, rank, lot, standing_ranks)
+        flags = _table_flags(request, met_ctx, group, rank, lot, standing_ranks, rules, reasons)
         repeats += sum(1 for flag in flags if flag.code is FlagCode.REPEAT)
         seats, dealer = seat(group, by_id, lot)
         tables.append(Table(number, seats, dealer, flags, why))
@@ -83,14 +108,25 @@ def pair(request: Request) -> Pairing:
     flags = list(bye_flags(entrants, byes))
     if repeats and not proven and request.mode is not Mode.RANDOM:
         flags.append(Flag.search_limit(repeats))
-    return Pairing(tuple(tables), byes, tuple(flags))
+    clean = followed.clean_rounds if followed is not None else None
+    return Pairing(tuple(tables), byes, tuple(flags), rounds_without_repeat=clean)
+
+
+def _weighted(rank, met, rules: Rules) -> tuple[Context, int]:
+    """The search context (who has met whom, and the rule pairs weighted above repeats) and
+    the least weight any seating has (`Rules.floor`)."""
+    if not rules:
+        return Context(rank, met), 0
+    weights = rules.weights(met)
+    return Context(rank, met, weights), rules.floor(sorted(rank), weights)
 
 
 def review(
     request: Request, tables: Sequence[Sequence[int]], byes: Sequence[int]
 ) -> tuple[tuple[tuple[Flag, ...], ...], tuple[Flag, ...], tuple[Why | None, ...]]:
     """The flags of a draft an organiser has edited by hand, by the same rules as `pair`:
-    for each table (repeats, and spread in swiss), then for the round (second byes); and
+    for each table (repeats, keep-apart and teammate pairs, and spread in swiss), then for
+    the round (second byes); and
     each table's explanation (swiss), as `pair` gives it."""
     entrants = sorted(request.entrants, key=lambda e: e.id)
     lot = lots((e.id for e in entrants), request.seed, "round", request.round_number)
@@ -98,24 +134,31 @@ def review(
     rank = {e.id: e.rank for e in entrants if e.id not in benched}
     ctx = Context(rank, request.met)
     standing_ranks = sorted(rank.values())
+    rules = Rules(request.apart, request.teams, rank)
+    reasons = review_reasons(rules, tables, sorted(rank), Budget(request.budget // 4))
     per_table = tuple(
-        _table_flags(request, ctx, tuple(table), rank, lot, standing_ranks) for table in tables
+        _table_flags(request, ctx, tuple(table), rank, lot, standing_ranks, rules, reasons)
+        for table in tables
     )
-    whys = _whys(request, ctx, tables, tuple(byes), lot, by_hand=True)
+    whys = _whys(request, ctx, tables, tuple(byes), lot, by_hand=True, rules=rules)
     return per_table, tuple(bye_flags(entrants, tuple(byes))), whys
 
 
-def _whys(request, ctx, tables, byes, lot, by_hand=False) -> tuple[Why | None, ...]:
+def _whys(request, ctx, tables, byes, lot, by_hand=False, rules=None) -> tuple[Why | None, ...]:
     """Each table's explanation: swiss only (the other modes do not follow the standings)."""
     if request.mode is not Mode.SWISS:
         return (None,) * len(tables)
     points = {e.id: e.points for e in request.entrants}
     order = sorted(ctx.rank, key=lambda p: (ctx.rank[p], lot[p]))
-    return explain(ctx, tables, order, points, byes, by_hand)
+    ruled = (lambda p, q: rules.code(p, q) is not None) if rules else None
+    return explain(ctx, tables, order, points, byes, by_hand, ruled)
 
 
-def _table_flags(request, ctx, group, rank, lot, standing_ranks) -> tuple[Flag, ...]:
+def _table_flags(
+    request, ctx, group, rank, lot, standing_ranks, rules, reasons
+) -> tuple[Flag, ...]:
     flags = [Flag.repeat(a, b, request.met[(a, b)]) for a, b in met_pairs(ctx, group)]
+    flags += rule_flags(rules, group, reasons)
     if request.mode is Mode.SWISS:
         spread = _places_apart(standing_ranks, group, rank)
         if spread > request.spread_limit:

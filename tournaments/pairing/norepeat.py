@@ -1,9 +1,10 @@
 """No-repeat: as many rounds as possible before any two players meet a second time.
 
-While the field is the one that started the event, round r is round r of its plan
+While the field is the one that started the event, each round is a round of its plan
 (`plan_for`): a design of `designs` with the players put on its points in a seeded order and
-its rounds in a seeded order. The design was chosen as a whole, which is the only way to
-reach the most rounds. Every field of 3 to 99 players has a plan:
+its rounds in a seeded order (an unplayed one, as `plans.follow_plan` chooses). The design
+was chosen as a whole, which is the only way to reach the most rounds. Every field of 3 to
+99 players has a plan:
 
 - N divisible by 3: the design for N, ⌊(N−1)/2⌋ rounds (1 for 6 players, 4 for 12).
 - N ≡ 2 mod 3: the design for N + 1 with one point left empty; the two players at its table
@@ -14,16 +15,18 @@ reach the most rounds. Every field of 3 to 99 players has a plan:
 
 So a field with byes gets at least the rounds of the multiple of 3 below it, and byes go
 round the field: the plan's byes are taken only while they fall on players with the fewest
-byes so far. Otherwise (a late entry, a withdrawal, the plan used up, or a history or byes
-that left the plan) byes are chosen as in every mode (`byes`) and each round searches for a
-partition avoiding every earlier meeting, and when there is none, or none found within the
-budget, for as few repeats as it can.
+byes so far. Which round of the plan a draw plays (`plans.follow_plan`): an unplayed one
+that breaks no keep-apart or team rule, byes on the lowest ranked first. Otherwise (a late
+entry, a withdrawal, the plan used up, or a history or byes that left the plan) byes are
+chosen as in every mode (`byes`) and each round searches for a partition avoiding every
+earlier meeting, and when there is none, or none found within the budget, for as few repeats
+as it can.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from .designs import design_for
@@ -32,10 +35,10 @@ from .search import (
     Budget,
     Context,
     Group,
+    OutOfBudget,
     best_partition,
     consecutive,
     exact_cover,
-    fewer_repeats,
 )
 
 #: A plan's rounds: the tables on points 0..N−1, and the points sitting out.
@@ -43,64 +46,6 @@ Plan = tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]
 
 #: Up to this many players, the fewest repeats are found exactly when none-at-all fails.
 EXACT_UP_TO = 15
-
-
-def planned_tables(
-    ctx: Context,
-    players: Sequence[int],
-    planned_field: Sequence[int] | None,
-    seed: int,
-    round_number: int,
-) -> list[Group] | None:
-    """Round `round_number` of the event's plan, or None when the plan does not apply."""
-    if planned_field is None or sorted(planned_field) != sorted(players):
-        return None
-    plan = plan_for(len(players), seed)
-    if plan is None or round_number > len(plan):
-        return None
-    labels = _labels(players, seed)
-    tables = [[labels[p] for p in triple] for triple in plan[round_number - 1][0]]
-    if any(ctx.repeats(t) for t in tables):
-        return None  # the event left the plan (a swap, say): search instead
-    return tables
-
-
-def planned_round(
-    met: Mapping[tuple[int, int], Sequence[int]],
-    byes_so_far: Mapping[int, int],
-    planned_field: Sequence[int] | None,
-    seed: int,
-    round_number: int,
-) -> tuple[list[Group], tuple[int, ...]] | None:
-    """Round `round_number` of the plan of a field that needs byes (N mod 3 ≠ 0): its tables
-    and its byes; None when the plan does not apply (the field changed, the plan is over,
-    the event left it, or its byes would not be fair: a second bye while someone has none).
-    `byes_so_far` is every entrant's byes so far."""
-    players = sorted(byes_so_far)
-    if planned_field is None or sorted(planned_field) != players or len(players) % 3 == 0:
-        return None
-    plan = plan_for(len(players), seed)
-    if plan is None or round_number > len(plan):
-        return None
-    labels = _labels(players, seed)
-    points, sitting = plan[round_number - 1]
-    byes = tuple(labels[p] for p in sitting)
-    fewest = min(byes_so_far.values())
-    if any(byes_so_far[p] != fewest for p in byes):
-        return None
-    tables = [[labels[p] for p in triple] for triple in points]
-    ctx = Context(dict.fromkeys((p for t in tables for p in t), 1), met)
-    if any(ctx.repeats(t) for t in tables):
-        return None
-    return tables, byes
-
-
-def _labels(players: Sequence[int], seed: int) -> list[int]:
-    """The players in the seeded order in which they take the plan's points 0..N−1."""
-    rng = rng_for(seed, "plan", len(players))
-    labels = sorted(players)
-    rng.shuffle(labels)
-    return labels
 
 
 def plan_for(n: int, seed: int) -> Plan | None:
@@ -210,15 +155,24 @@ def _with_extra(n: int, rng: random.Random) -> Plan | None:
 
 
 def searched_tables(
-    ctx: Context, players: Sequence[int], rng: random.Random, budget: Budget
+    ctx: Context,
+    players: Sequence[int],
+    rng: random.Random,
+    budget: Budget,
+    no_cover: bool = False,
+    floor: int = 0,
 ) -> tuple[list[Group], bool]:
     """Tables for `players` (in lot order) with the fewest repeats the search finds, and
-    whether that number is proven the fewest possible."""
+    whether that number is proven the fewest possible. `no_cover`: a seating without any
+    weighted pair is known not to exist (a rule that cannot be kept, `rules`); `floor`: the
+    least weight any seating has (`rules.Rules.floor`)."""
     # The cover search may take most of the budget, not all: when there is no cover, the
     # search for fewest repeats needs some too.
-    share = Budget(budget.left * 3 // 4)
-    found, finished = exact_cover(ctx, players, rng, share)
-    budget.left -= budget.left * 3 // 4 - max(share.left, 0)
+    found, finished = None, True
+    if not no_cover:
+        share = Budget(budget.left * 3 // 4)
+        found, finished = exact_cover(ctx, players, rng, share)
+        budget.left -= budget.left * 3 // 4 - max(share.left, 0)
     if found is not None:
         return found, True
     tables = consecutive(players)
@@ -227,6 +181,65 @@ def searched_tables(
         if better is not None:
             tables = better
         return tables, optimal
-    fewer_repeats(ctx, tables, rng, budget)
+    fewer_repeats(ctx, tables, rng, budget, floor)
     left = sum(ctx.repeats(t) for t in tables)
     return tables, finished and left == 1
+
+
+def fewer_repeats(
+    ctx: Context, tables: list[Group], rng: random.Random, budget: Budget, floor: int = 0
+) -> None:
+    """Local search for the fewest repeats when no partition avoids them all.
+
+    Takes a table with a repeat, makes the best swap with any other table (sideways moves
+    allowed, recently moved players left alone for a while so it does not cycle) and keeps
+    the best partition seen. Stops when the budget runs out or the repeats are down to
+    `floor` (a proven least: none, or what rules no seating keeps must cost).
+    """
+    count = len(tables)
+    if count < 2:
+        return
+    best = [list(t) for t in tables]
+    best_repeats = current = sum(ctx.repeats(t) for t in tables)
+    tabu: dict[int, int] = {}
+    step = 0
+    try:
+        while current > floor:
+            step += 1
+            bad = [i for i in range(count) if ctx.repeats(tables[i])]
+            i = rng.choice(bad)
+            move = None
+            budget.spend(9 * (count - 1))
+            for j in range(count):
+                if j == i:
+                    continue
+                for x, y, delta in _swaps_by_repeats(ctx, tables[i], tables[j]):
+                    if tabu.get(tables[i][x], 0) > step or tabu.get(tables[j][y], 0) > step:
+                        if current + delta >= best_repeats:
+                            continue
+                    candidate = (delta, rng.random(), j, x, y)
+                    if move is None or candidate < move:
+                        move = candidate
+            if move is None:
+                continue
+            delta, _, j, x, y = move
+            a, b = tables[i][x], tables[j][y]
+            tables[i][x], tables[j][y] = b, a
+            tabu[a] = tabu[b] = step + 2 + rng.randrange(count + 3)
+            current += delta
+            if current < best_repeats:
+                best_repeats = current
+                best = [list(t) for t in tables]
+    except OutOfBudget:
+        pass
+    tables[:] = best
+
+
+def _swaps_by_repeats(ctx: Context, ti: Group, tj: Group) -> Iterable[tuple[int, int, int]]:
+    before = ctx.repeats(ti) + ctx.repeats(tj)
+    for x in range(3):
+        for y in range(3):
+            ni = list(ti)
+            nj = list(tj)
+            ni[x], nj[y] = tj[y], ti[x]
+            yield x, y, ctx.repeats(ni) + ctx.repeats(nj) - before

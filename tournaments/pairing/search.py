@@ -43,9 +43,20 @@ class Budget:
 
 
 class Context:
-    """A round's players as the searches see them: ranks and who has met whom (how often)."""
+    """A round's players as the searches see them: ranks and who has met whom (how often).
 
-    def __init__(self, rank: Mapping[int, int], met: Mapping[tuple[int, int], Sequence[int]]):
+    `extra` adds weight to pairs that should not share a table for other reasons (the
+    keep-apart rules and teams, `rules.Rules.weights`): every search minimises the sum of
+    `opp` weights at its tables first, so a weight larger than every repeat a draw could
+    have puts that rule before the repeats, and `exact_cover` avoids those pairs too.
+    """
+
+    def __init__(
+        self,
+        rank: Mapping[int, int],
+        met: Mapping[tuple[int, int], Sequence[int]],
+        extra: Mapping[tuple[int, int], int] | None = None,
+    ):
         self.rank = dict(rank)
         self.opp: dict[int, dict[int, int]] = {player: {} for player in self.rank}
         for (a, b), rounds in met.items():
@@ -53,6 +64,10 @@ class Context:
                 weight = max(1, len(rounds))
                 self.opp[a][b] = weight
                 self.opp[b][a] = weight
+        self.ruled = extra or {}
+        for (a, b), weight in self.ruled.items():
+            if a in self.opp and b in self.opp:
+                self.opp[a][b] = self.opp[b][a] = self.opp[a].get(b, 0) + weight
 
     def repeats(self, table: Sequence[int]) -> int:
         a, b, c = table
@@ -81,6 +96,31 @@ def consecutive(players: Sequence[int]) -> list[Group]:
     with the smallest total spread there is (swapping across two overlapping tables never
     lowers the sum of their ranges), the ideal swiss would be without history."""
     return [list(players[i : i + 3]) for i in range(0, len(players), 3)]
+
+
+def ruled_cut(ctx: Context, players: Sequence[int]) -> list[Group]:
+    """`consecutive`, except that a table passes over the players a rule keeps from those
+    already at it (`Context.ruled`: keep-apart pairs, teammates), taking the next ones: the
+    plain cut as near as the rules allow, so the swaps that follow have little to mend
+    (three teams of 333: every table of the plain cut would need one)."""
+    ruled = ctx.ruled
+    if not ruled:
+        return consecutive(players)
+    left = list(players)
+    tables = []
+    while left:
+        table = [left.pop(0)]
+        i = 0
+        while len(table) < 3 and i < len(left):
+            q = left[i]
+            if all((min(q, x), max(q, x)) not in ruled for x in table):
+                table.append(left.pop(i))
+            else:
+                i += 1
+        while len(table) < 3:
+            table.append(left.pop(0))
+        tables.append(table)
+    return tables
 
 
 def _best_swap(ctx: Context, ti: Group, tj: Group) -> tuple[int, int, int, int]:
@@ -333,62 +373,6 @@ def exact_cover(
     if found is None:
         return None, True
     return [[players[i] for i in triple] for triple in reversed(found)], True
-
-
-def fewer_repeats(ctx: Context, tables: list[Group], rng: random.Random, budget: Budget) -> None:
-    """Local search for the fewest repeats when no partition avoids them all.
-
-    Takes a table with a repeat, makes the best swap with any other table (sideways moves
-    allowed, recently moved players left alone for a while so it does not cycle) and keeps
-    the best partition seen. Stops when the budget runs out or no repeat is left.
-    """
-    count = len(tables)
-    if count < 2:
-        return
-    best = [list(t) for t in tables]
-    best_repeats = current = sum(ctx.repeats(t) for t in tables)
-    tabu: dict[int, int] = {}
-    step = 0
-    try:
-        while current:
-            step += 1
-            bad = [i for i in range(count) if ctx.repeats(tables[i])]
-            i = rng.choice(bad)
-            move = None
-            budget.spend(9 * (count - 1))
-            for j in range(count):
-                if j == i:
-                    continue
-                for x, y, delta in _swaps_by_repeats(ctx, tables[i], tables[j]):
-                    if tabu.get(tables[i][x], 0) > step or tabu.get(tables[j][y], 0) > step:
-                        if current + delta >= best_repeats:
-                            continue
-                    candidate = (delta, rng.random(), j, x, y)
-                    if move is None or candidate < move:
-                        move = candidate
-            if move is None:
-                continue
-            delta, _, j, x, y = move
-            a, b = tables[i][x], tables[j][y]
-            tables[i][x], tables[j][y] = b, a
-            tabu[a] = tabu[b] = step + 2 + rng.randrange(count + 3)
-            current += delta
-            if current < best_repeats:
-                best_repeats = current
-                best = [list(t) for t in tables]
-    except OutOfBudget:
-        pass
-    tables[:] = best
-
-
-def _swaps_by_repeats(ctx: Context, ti: Group, tj: Group) -> Iterable[tuple[int, int, int]]:
-    before = ctx.repeats(ti) + ctx.repeats(tj)
-    for x in range(3):
-        for y in range(3):
-            ni = list(ti)
-            nj = list(tj)
-            ni[x], nj[y] = tj[y], ti[x]
-            yield x, y, ctx.repeats(ni) + ctx.repeats(nj) - before
 
 
 def met_pairs(ctx: Context, table: Sequence[int]) -> list[tuple[int, int]]:

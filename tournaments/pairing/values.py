@@ -54,11 +54,26 @@ class FlagCode(enum.StrEnum):
     #: The search ran out of budget before it could prove the repeats it left unavoidable: an
     #: organiser's swap may still remove them. `amount` is the number of repeats left.
     SEARCH_LIMIT = "search_limit"
-    #: `players` (x, y) must be kept apart (`Request.apart`) yet share this table: the field
-    #: left no way to seat them apart (or the organiser seated them so by hand).
+    #: `players` (x, y) must be kept apart (`Request.apart`) yet share this table; `reason`
+    #: (a `RuleReason`) says why: no seating avoids it, the search found none, or by hand.
     APART = "apart"
-    #: `players` (x, y) are of one team (`Request.teams`) yet share this table.
+    #: `players` (x, y) are of one team (`Request.teams`) yet share this table; `reason` as
+    #: for APART (no seating keeps every teammate and keep-apart pair apart, …).
     TEAMMATES = "teammates"
+
+
+class RuleReason(enum.StrEnum):
+    """Why a keep-apart or teammate pair shares a table (`Flag.reason` of APART, TEAMMATES)."""
+
+    #: No seating of this round's players (after the byes) keeps every such pair apart: the
+    #: group is larger than the number of tables, say. Proven, not guessed.
+    UNAVOIDABLE = "unavoidable"
+    #: The draw's search ran out of budget before finding a seating without it; one may
+    #: exist (an organiser's swap may remove it).
+    NOT_FOUND = "not_found"
+    #: Seated so by hand (`review` of an edited draft): a seating without it exists, or was
+    #: not ruled out.
+    BY_HAND = "by_hand"
 
 
 @dataclass(frozen=True)
@@ -70,6 +85,7 @@ class Flag:
     rounds: tuple[int, ...] = ()
     amount: int | None = None
     limit: int | None = None
+    reason: RuleReason | None = None
 
     @classmethod
     def repeat(cls, a: int, b: int, rounds: Sequence[int]) -> Flag:
@@ -87,6 +103,11 @@ class Flag:
     def search_limit(cls, repeats: int) -> Flag:
         return cls(FlagCode.SEARCH_LIMIT, amount=repeats)
 
+    @classmethod
+    def rule(cls, code: FlagCode, a: int, b: int, reason: RuleReason) -> Flag:
+        """An APART or TEAMMATES flag: players (a, b), smaller id first, and why."""
+        return cls(code, players=(min(a, b), max(a, b)), reason=RuleReason(reason))
+
     def as_dict(self) -> dict:
         data: dict = {"code": self.code.value}
         if self.players:
@@ -97,6 +118,8 @@ class Flag:
             data["amount"] = self.amount
         if self.limit is not None:
             data["limit"] = self.limit
+        if self.reason is not None:
+            data["reason"] = self.reason.value
         return data
 
 
@@ -264,11 +287,19 @@ class Table:
 
 @dataclass(frozen=True)
 class Pairing:
-    """A round's draw: tables numbered 1..T (best standing first), byes, and round flags."""
+    """A round's draw: tables numbered 1..T (best standing first), byes, and round flags.
+
+    `rounds_without_repeat`: when the round follows a whole-event plan (a no-repeat design,
+    or the triangular plan of three equal teams), how many rounds, this one included, the
+    plan still gives with no repeat and no keep-apart or teammate pair at a table (the
+    unplayed rounds of the plan that break no rule); None when no plan is followed (swiss,
+    random, a searched round), where nothing honest can be promised beyond this round.
+    """
 
     tables: tuple[Table, ...]
     byes: tuple[int, ...]
     flags: tuple[Flag, ...] = ()
+    rounds_without_repeat: int | None = None
 
     @property
     def all_flags(self) -> tuple[Flag, ...]:
@@ -283,6 +314,11 @@ class Pairing:
             "tables": [table.as_dict() for table in self.tables],
             "byes": list(self.byes),
             "flags": [flag.as_dict() for flag in self.flags],
+            **(
+                {"rounds_without_repeat": self.rounds_without_repeat}
+                if self.rounds_without_repeat is not None
+                else {}
+            ),
         }
 
 

@@ -7,7 +7,8 @@ it mixes groups, and who floated: a player above the table's middle group floate
 below it up. Why they floated: their table in the plain cut already mixed groups, because the
 groups above do not split into threes (or would, with the players having a bye put back);
 or it did
-not, and the draw moved them to keep players apart who have met (`REPEAT`). The pairs a table
+not, and the draw moved them to keep players apart who have met (`REPEAT`) or whom a rule
+keeps apart (`RULE`: a keep-apart pair, teammates). The pairs a table
 keeps apart (met before, together in the plain cut) are listed with the table.
 
 `explain` is called by `draw.pair` and `draw.review` (an organiser's swap), so a table's
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .search import Context, consecutive
@@ -38,6 +39,9 @@ class FloatReason(enum.StrEnum):
     REPEAT = "repeat"
     #: Seated so by the organiser's swap, with no repeat kept apart anywhere.
     MOVED = "moved"
+    #: Their table in the plain cut held a keep-apart or teammate pair (`Request.apart`,
+    #: `Request.teams`), which the draw split.
+    RULE = "rule"
 
 
 @dataclass(frozen=True)
@@ -90,11 +94,14 @@ def explain(
     points: Mapping[int, int],
     byes: Iterable[int] = (),
     by_hand: bool = False,
+    ruled: Callable[[int, int], bool] | None = None,
 ) -> tuple[Why, ...]:
     """The explanation of each of `tables`, given the standing `order` of the players seated
     (best first), everyone's `points` (byes included) and who has a bye. The draw leaves
     the plain cut only to keep apart players who have met; tables `by_hand` (an organiser's
-    swap) may for no such reason, and a float then is `MOVED`."""
+    swap) may for no such reason, and a float then is `MOVED`. `ruled(p, q)`: whether p and q
+    must not share a table (keep-apart, teammates); a float from a plain-cut table holding
+    such a pair, now split, is `RULE`."""
     tables = [tuple(t) for t in tables]
     place = {p: i for i, p in enumerate(order)}
     plain = {p: cut for cut in consecutive(order) for p in cut}
@@ -120,7 +127,21 @@ def explain(
         for q in cut
         if p < q
     )
-    moved = FloatReason.MOVED if by_hand and not kept_apart else FloatReason.REPEAT
+
+    def split_rule(cut: Sequence[int]) -> bool:
+        return ruled is not None and any(
+            ruled(p, q) and at[p] is not at[q] for p in cut for q in cut if p < q
+        )
+
+    # A float from a plain table that needed no change: moved for the repeats kept apart
+    # elsewhere, else for a rule split elsewhere, else (by hand) by the swap.
+    if kept_apart:
+        moved = FloatReason.REPEAT
+    elif any(split_rule(cut) for cut in consecutive(order)):
+        moved = FloatReason.RULE
+    else:
+        moved = FloatReason.MOVED if by_hand else FloatReason.REPEAT
+
     out = []
     for table in tables:
         players = tuple(sorted(table, key=lambda p: place[p]))
@@ -131,7 +152,7 @@ def explain(
             if own == middle:
                 continue
             if len({points[q] for q in plain[player]}) == 1:
-                reason = moved
+                reason = FloatReason.RULE if split_rule(plain[player]) else moved
             elif but_for_byes(plain[player]):
                 reason = FloatReason.BYE
             else:

@@ -40,8 +40,11 @@ def seated(pairing: Pairing) -> list[int]:
 
 
 @st.composite
-def requests(draw, min_players: int = 3, max_players: int = 14, modes=None) -> Request:
-    """A valid request: any field, history, standings, bye and seat counts."""
+def requests(
+    draw, min_players: int = 3, max_players: int = 14, modes=None, rules: bool = False
+) -> Request:
+    """A valid request: any field, history, standings, bye and seat counts; with `rules`,
+    keep-apart pairs (a few pairs, a group) and teams too."""
     n = draw(st.integers(min_players, max_players))
     ids = draw(st.lists(st.integers(1, 10_000), min_size=n, max_size=n, unique=True))
     entrants = tuple(
@@ -66,6 +69,13 @@ def requests(draw, min_players: int = 3, max_players: int = 14, modes=None) -> R
     )
     mode = draw(st.sampled_from(modes or ["random", "swiss", "no-repeat"]))
     planned = draw(st.none() | st.just(tuple(sorted(ids))))
+    apart, teams = frozenset(), {}
+    if rules:
+        apart = frozenset(draw(st.lists(st.sampled_from(pairs), max_size=n)))
+        group = draw(st.lists(st.sampled_from(sorted(ids)), max_size=n // 2, unique=True))
+        apart |= frozenset(combinations(sorted(group), 2))
+        count = draw(st.integers(1, 5))
+        teams = {p: draw(st.integers(1, count)) for p in ids if draw(st.booleans())}
     return Request(
         entrants=entrants,
         mode=mode,
@@ -73,4 +83,6 @@ def requests(draw, min_players: int = 3, max_players: int = 14, modes=None) -> R
         seed=draw(st.integers(0, 2**32)),
         met=met,
         planned_field=planned,
+        apart=apart,
+        teams=teams,
     )

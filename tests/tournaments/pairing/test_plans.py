@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.pairing import Mode, pair
+from tournaments.pairing import Entrant, Mode, Request, pair
 from tournaments.pairing.designs import best_rounds
 from tournaments.pairing.norepeat import base_plan, plan_for
 from tournaments.pairing.simulation import Event
@@ -78,3 +78,37 @@ def test_a_bye_out_of_turn_leaves_the_plan_for_the_fair_choice():
     pairing = pair(replace(request, entrants=changed))
     assert planned[0] not in pairing.byes
     assert all(e.byes == fewest for e in changed if e.id in pairing.byes)
+
+
+def test_a_plan_bye_may_fall_on_the_leader_when_the_plan_has_no_other_round():
+    """The example hypothesis found: five players have a one-round plan (the design for six
+    with one point empty) whose two byes the seed fixes, here the leader's. The plan is
+    kept (it is what makes the round free of repeats; its byes still go to those with the
+    fewest), and the draft says it is a plan's round."""
+    entrants = tuple(Entrant(i, rank=i) for i in range(1, 6))
+    request = Request(entrants=entrants, mode="no-repeat", seed=7, planned_field=(1, 2, 3, 4, 5))
+    pairing = pair(request)
+    assert pairing.byes == (1, 5)
+    assert pairing.rounds_without_repeat == 1
+    # without the plan the usual rule holds: the two lowest ranked sit out
+    assert set(pair(replace(request, planned_field=None)).byes) == {4, 5}
+
+
+@pytest.mark.parametrize("n", [14, 20, 26, 32])
+def test_the_plan_gives_the_bye_to_the_lowest_ranked_whose_bye_round_is_to_come(n):
+    """Two byes a round, every player sitting out once in the plan (N ≡ 2 mod 6: the
+    Kirkman design for N + 1 has N/2 rounds): every round, the lowest-ranked player who has
+    not sat out yet does, and the plan still holds."""
+    assert 2 * len(base_plan(n)) == n
+    event = Event(n, Mode.NO_REPEAT, seed=5)
+    for number in range(1, n // 2 + 1):
+        request = event.request()
+        rank = {e.id: e.rank for e in request.entrants}
+        waiting = [e.id for e in request.entrants if e.byes == 0]
+        lowest = max(rank[p] for p in waiting)
+        pairing = pair(request)
+        assert not pairing.repeats()
+        assert pairing.rounds_without_repeat == n // 2 - number + 1
+        assert lowest in {rank[p] for p in pairing.byes}
+        assert all(p in waiting for p in pairing.byes)
+        event.play(pairing)

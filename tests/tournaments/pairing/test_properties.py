@@ -29,8 +29,16 @@ def test_every_player_is_at_one_table_or_has_a_bye(request):
 @quick
 @given(requests(max_players=20))
 def test_byes_go_to_the_fewest_byes_then_the_lowest_ranked(request):
+    """Always to the fewest byes; then to the lowest ranked, except in a round that follows
+    a no-repeat plan (`rounds_without_repeat` set): each player sits out in a round the plan
+    fixes, so the plan gives the bye to the lowest ranked of the rounds still to come
+    (test_plans), which keeps every round of the plan free of repeats."""
     pairing = pair(request)
     by_id = {e.id: e for e in request.entrants}
+    if pairing.rounds_without_repeat is not None:
+        fewest = min(e.byes for e in request.entrants)
+        assert all(by_id[bye].byes == fewest for bye in pairing.byes)
+        return
     for bye in pairing.byes:
         for player in seated(pairing):
             sitting_out, playing = by_id[bye], by_id[player]
@@ -115,3 +123,17 @@ def test_random_draws_differ_from_seed_to_seed(request):
         return sorted(tuple(sorted(t.seats)) for t in pair(replace(request, seed=seed)).tables)
 
     assert len({tuple(tables(seed)) for seed in range(8)}) > 1
+
+
+@quick
+@given(requests(max_players=30, rules=True), st.randoms(use_true_random=False))
+def test_with_rules_too_the_same_request_gives_the_same_draw(request, rnd):
+    entrants = list(request.entrants)
+    rnd.shuffle(entrants)
+    apart = {(b, a) if rnd.random() < 0.5 else (a, b) for a, b in request.apart}
+    teams = dict(reversed(list(request.teams.items())))
+    shuffled = replace(request, entrants=tuple(entrants), apart=frozenset(apart), teams=teams)
+    pairing = pair(request)
+    assert pair(shuffled) == pairing
+    everyone = seated(pairing) + list(pairing.byes)
+    assert sorted(everyone) == sorted(request.ids)
