@@ -253,6 +253,11 @@ def _round_one_field(event: Event, round_: Round, entrants) -> tuple[int, ...]:
     return tuple(sorted(seated + list(first.byes.values_list("player_id", flat=True))))
 
 
+#: The round's stored note of how many rounds its plan still gives with nobody meeting twice
+#: and every keep-apart rule and team kept (pairing.Pairing.rounds_without_repeat).
+PLAN_ROUNDS = "plan_rounds"
+
+
 def _flags_json(flags, why=None) -> list[dict]:
     """A table's flags as stored; a swiss table's explanation rides with them (its code
     `why`, pairing.why.WHY_CODE), which the pages show as the table's line, not a flag."""
@@ -276,6 +281,8 @@ def store_pairing(round_: Round, result: pairing.Pairing) -> None:
     _store_bye_flags(byes, result.flags)
     Bye.objects.bulk_create(byes)
     round_.flags = _flags_json(result.flags)
+    if result.rounds_without_repeat is not None:  # the plan's rounds left, this one included
+        round_.flags.append({"code": PLAN_ROUNDS, "amount": result.rounds_without_repeat})
 
 
 def _store_bye_flags(byes: list[Bye], flags) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments.common.bridge import PLAN_ROUNDS
 from tournaments.pairing import WHY_CODE
 
 #: pair of player ids (smaller first) → the keep-apart rules' reasons ("" when none given)
@@ -39,6 +40,35 @@ def _apart(flag: dict, names: dict[int, str], reasons: Reasons) -> str:
     return _("%(a)s and %(b)s are seated together although they must be kept apart.") % values
 
 
+def _why_together(flag: dict) -> str:
+    """Why the draw left a keep-apart pair or teammates together (pairing.RuleReason)."""
+    return {
+        "unavoidable": _("No seating of this round's players keeps them apart."),
+        "not_found": _("The search found no seating that parts them in time: a swap may."),
+        "by_hand": _("Seated so by hand: another seating would part them."),
+    }.get(flag.get("reason"), "")
+
+
+def _rule(sentence: str, flag: dict) -> str:
+    why = _why_together(flag)
+    return f"{sentence} {why}" if why else sentence
+
+
+def plan_line(flags: list[dict]) -> str:
+    """How many rounds the round's plan still gives with nobody meeting twice and every rule
+    kept, this one included (common.bridge.PLAN_ROUNDS); "" when the round follows no plan."""
+    amount = next((f.get("amount") for f in flags if f.get("code") == PLAN_ROUNDS), None)
+    if not isinstance(amount, int):
+        return ""
+    return ngettext(
+        "The plan gives %(n)s round, this one included, with nobody meeting twice and every "
+        "rule kept.",
+        "The plan gives %(n)s rounds, this one included, with nobody meeting twice and every "
+        "rule kept.",
+        amount,
+    ) % {"n": amount}
+
+
 def flag_sentence(flag: dict, names: dict[int, str], reasons: Reasons | None = None) -> str:
     """One flag (pairing `Flag.as_dict`) as the organiser reads it before publishing."""
     code = flag.get("code")
@@ -58,9 +88,9 @@ def flag_sentence(flag: dict, names: dict[int, str], reasons: Reasons | None = N
             )
         return _("%(a)s and %(b)s have met before.") % values
     if code == "apart" and len(players) == 2:
-        return _apart(flag, names, reasons or {})
+        return _rule(_apart(flag, names, reasons or {}), flag)
     if code == "teammates" and len(players) == 2:
-        return _("%(a)s and %(b)s are teammates.") % _pair(flag, names)
+        return _rule(_("%(a)s and %(b)s are teammates.") % _pair(flag, names), flag)
     if code == "second_bye" and players:
         return _("%(name)s sits out again: this is bye number %(n)s.") % {
             "name": _name(names, players[0]),
@@ -84,4 +114,5 @@ def flag_sentences(
     flags: list[dict], names: dict[int, str], reasons: Reasons | None = None
 ) -> list[str]:
     """The flags to look at; a swiss table's explanation (`why_line`) is not one of them."""
-    return [flag_sentence(flag, names, reasons) for flag in flags if flag.get("code") != WHY_CODE]
+    shown = [flag for flag in flags if flag.get("code") not in (WHY_CODE, PLAN_ROUNDS)]
+    return [flag_sentence(flag, names, reasons) for flag in shown]

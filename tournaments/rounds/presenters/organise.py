@@ -59,6 +59,7 @@ def _float_words(direction: str, reason: str, name: str) -> str:
         "bye": _("with the byes, a score group does not split into tables of three"),
         "repeat": _("to keep apart players who have met"),
         "moved": _("moved by a swap"),
+        "rule": _("to keep apart players a rule or a team keeps apart"),
     }.get(reason, str(reason))
     return _("%(move)s: %(reason)s.") % {"move": move, "reason": why}
 

@@ -22,7 +22,7 @@ from tournaments.events.selectors.entries import player_names
 from tournaments.models import Round, Table
 from tournaments.rounds.presenters import organise as words
 from tournaments.rounds.presenters.clock import clock_rule_words
-from tournaments.rounds.presenters.flags import Reasons, flag_sentences
+from tournaments.rounds.presenters.flags import Reasons, flag_sentences, plan_line
 from tournaments.rounds.selectors import (
     Clock,
     RoundProgress,
@@ -82,6 +82,7 @@ class RoundPage:
     clock: Clock | None = None  # the round clock (selectors.clock_of)
     over_time: int = 0  # tables still playing after time
     clock_rule: str = ""  # what happens at time, in words (the event's setting)
+    plan_line: str = ""  # the rounds the plan still gives (presenters.flags.plan_line)
 
 
 def _activity(table: Table, now) -> tuple[str, bool]:
@@ -178,4 +179,5 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
         clock=clock,
         over_time=len(over_time),
         clock_rule=clock_rule_words(round_.event),
+        plan_line=plan_line(round_.flags),
     )
