@@ -97,7 +97,9 @@ def name_key(text: str) -> str:
 
 @lru_cache(maxsize=_KEPT)
 def _latin(text: str) -> str:
-    plain = _NOT_LETTERS.sub("", anyascii(name_key(text)).lower())
+    """The name in Latin letters as Bulgarians write it (in_latin: "Димитър" is "Dimitar"),
+    lower case, letters and digits only, one spelling of each variant."""
+    plain = _NOT_LETTERS.sub("", in_latin(name_key(text)).lower())
     for variant, folded in _VARIANTS:
         plain = plain.replace(variant, folded)
     return " ".join(plain.split())

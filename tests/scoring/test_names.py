@@ -82,6 +82,24 @@ def test_search_finds_either_script_and_never_takes_a_part_for_a_whole():
     assert names.search("Nobody", people) == names.Matches((), ())
 
 
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("Dimitar Nikolov", "Димитър Николов"),  # ъ is "a" in Bulgaria's own Latin
+        ("Atanas Stefanov", "Атанас Стефанов"),
+        ("Zhivko Tsvetkov", "Живко Цветков"),  # ж, ц
+        ("Shtiliyan Petrov", "Щилиян Петров"),  # щ
+        ("Yulia Georgieva", "Юлия Георгиева"),  # -ия at the end
+        ("Петър Ъглев", "Petar Aglev"),  # and the other way
+    ],
+)
+def test_a_bulgarian_name_is_found_as_bulgarians_write_it_in_latin(typed, name):
+    """Found, reproducible before: "Dimitar Nikolov" did not find "Димитър Николов", as the
+    search spelt Cyrillic the Russian way (ъ an apostrophe, dropped: "Dimitr")."""
+    assert names.search(typed, {1: name}).exact == (1,)
+    assert names.near(typed, name) or names.search(name, {1: typed}).exact == (1,)
+
+
 # --- a game: the service, the API and the page --------------------------------------------------
 
 
