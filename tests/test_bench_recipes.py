@@ -1,7 +1,7 @@
 """bench.request_cost.recipes.capturing: a captured write leaves no row behind.
 
 The floors replay what a request sent on the very rows it was captured on, so the capture
-must undo its writes. On SQLite it did not (issue 29): with autocommit off, the view's first
+must undo its writes. On SQLite it once did not: with autocommit off, the view's first
 SAVEPOINT opened the transaction and its RELEASE committed it. These run on whatever database
 the settings name: SQLite by default, PostgreSQL when DATABASE_URL points at it.
 """

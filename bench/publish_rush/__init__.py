@@ -29,7 +29,7 @@ same phones and timing:
 - floor: each visit sends its own two requests to `GET /bench-floor/replay/<recipe>/`: the
   SQL its seat question (asked as the visit asks it) and the round page sent, captured at
   the publish (bench/publish_rush/recipes.py), and a few bytes back: the visit's own
-  database work on this stack, nothing of the pages' (before issue 29: two bare one-row
+  database work on this stack, nothing of the pages' (it used to be two bare one-row
   reads, which was not the visit's work);
 - site: each visit is a phone asking "where do I sit" for its player, then the round page
   (`/events/<slug>/rounds/1/`). 999 players, a third of them come back once or twice (a

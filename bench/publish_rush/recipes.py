@@ -1,5 +1,5 @@
 """The floor of a visit: the SQL each of its requests sends, captured once the round is out
-and replayed by bench.floor.views.replay on the same server (issue 29: the floor was two
+and replayed by bench.floor.views.replay on the same server (the floor used to be two
 bare one-row reads, not the visit's own work).
 
 Captured in the seed's process (bench/publish_rush/seed.py --publish), through the whole

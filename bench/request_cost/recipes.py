@@ -18,7 +18,7 @@ Before, the capture turned autocommit off and rolled back at the end. On Postgre
 opens a transaction; on SQLite it does not (Python's sqlite3 begins one only before a data
 statement), so the view's SAVEPOINT at depth 0 opened the transaction and its RELEASE
 committed it: a captured deal was stored, and the floor's replay of it then met an existing
-deal and answered differently (issue 29). tests/test_bench_recipes.py proves a captured
+deal and answered differently. tests/test_bench_recipes.py proves a captured
 write leaves no row on either backend.
 """
 

@@ -35,7 +35,7 @@ prints p50/p95/p99 of the deals (site) and the writes (floor), their p95 ratio, 
 machine, and writes bench/results/venue.json (venue-quick.json with --quick). A benchmark,
 not a test: it asserts nothing, it reports. Run it under `flock /tmp/bench.lock`.
 
-Its deal-p95 target (issue 17) is retired (issue 29): keepers posting as fast as they can
+Its old deal-p95 target is retired: keepers posting as fast as they can
 are a closed loop, whose latency is the queue its own clients build (Little's law), not
 the site's speed or capacity. How many tables a stack serves is bench.capacity's open-loop
 staircase; this burst stays a stress test of correctness (nothing lost, doubled or wrong).

@@ -45,7 +45,7 @@ def summary(phases: list[dict]) -> dict:
         "targets": {
             "errors 0": errors == 0,
             "lost or doubled 0": lost + doubled == 0,
-            # Retired (issue 29): a closed loop's latency is the queue its own clients build
+            # Retired: a closed loop's latency is the queue its own clients build
             # (Little's law); capacity is bench.capacity's open-loop staircase. Still shown.
             f"deal p95 < {TARGET_DEAL_P95_MS:.0f} ms (retired: see bench.capacity)": deals["p95_ms"]
             < TARGET_DEAL_P95_MS,

@@ -1,4 +1,4 @@
-"""A three-club team evening on 390×844 phones, in Bulgarian (issue 28, docs/teams.md and
+"""A three-club team evening on 390×844 phones, in Bulgarian (docs/teams.md and
 docs/team-standings.md).
 
 Nine players of three clubs meet for three rounds. The organiser opens the teams page from

@@ -1,4 +1,4 @@
-"""What the standings cost once many snapshots are stored and many phones poll (issue 29).
+"""What the standings cost once many snapshots are stored and many phones poll.
 
 The build: deciding whether to build reads the newest snapshot's version alone, from the
 index of the newest (tournaments.standings_models.NEWEST_SNAPSHOT), never a snapshot's rows or

@@ -4,7 +4,7 @@ Six exports: the standings (the newest snapshot's rows), the pairings (every pub
 round's tables and byes), the hands (every deal of every table's game, as the engine
 replays it), the team standings (the snapshot's team rows, docs/team-standings.md), the
 teams (each player of each team) and the keep-apart rules (docs/teams.md).
-The standings and the pairings name each player's team too. Each table is built from
+The standings and the pairings name each player's team too, when the event has teams. Each table is built from
 selectors in a fixed number of queries, however many players or deals the event has; the
 cells are plain values (numbers stay numbers in XLSX).
 
@@ -81,6 +81,11 @@ class HandsTable(ExportTable):
     declarer = _column(gettext_lazy("Declarer"))
 
 
+def _no_team(teams: dict) -> tuple[str, ...]:
+    """The Team column only for an event with teams: the others' files keep their columns."""
+    return () if teams else ("team",)
+
+
 def _seat_columns(prefix: str, label: str) -> list[tuple[str, tables.Column]]:
     return [(f"{prefix}_{seat}", _column(f"{label} {seat + 1}")) for seat in range(3)]
 
@@ -109,7 +114,7 @@ def standings_table(event: Event) -> StandingsTable:
     extra.append(("decided_by", _column(_("Decided by"))))
     extra.append(("withdrawn", _column(_("Withdrawn"))))
     extra.append(("notes", _column(_("Table notes"))))  # walkouts, and tables the clock ended
-    return StandingsTable(rows, extra_columns=extra)
+    return StandingsTable(rows, extra_columns=extra, exclude=_no_team(teams))
 
 
 class TeamStandingsTable(ExportTable):
@@ -177,7 +182,7 @@ def pairings_table(event: Event) -> PairingsTable:
             }
         )
     rows.sort(key=lambda row: (row["round"], row.get("table") or 10**6, row.get("seat") or 0))
-    return PairingsTable(rows)
+    return PairingsTable(rows, exclude=_no_team(teams))
 
 
 def _calls_text(deal, names: list[str]) -> str:
