@@ -4,9 +4,9 @@ Six exports: the standings (the newest snapshot's rows), the pairings (every pub
 round's tables and byes), the hands (every deal of every table's game, as the engine
 replays it), the team standings (the snapshot's team rows, docs/team-standings.md), the
 teams (each player of each team) and the keep-apart rules (docs/teams.md).
-The standings and the pairings name each player's team too, when the event has teams. Each table is built from
-selectors in a fixed number of queries, however many players or deals the event has; the
-cells are plain values (numbers stay numbers in XLSX).
+The standings and the pairings name each player's team too, when the event has teams.
+Each table is built from selectors in a fixed number of queries, however many players or
+deals the event has; the cells are plain values (numbers stay numbers in XLSX).
 
 Words are the pages' words, in the language of the request that downloads the file (the
 active language LocaleMiddleware chose: the language switcher's cookie, else the browser's):
