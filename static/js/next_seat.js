@@ -25,9 +25,9 @@
 
   /* Milliseconds between two polls while all is well (the page says its own,
    * tournaments.rounds.views.public_next.VERSION_POLL_SECONDS: a phone learns its new seat
-   * about 5 s after the publish, 12 s at most; the unchanged poll is answered before the
+   * about 6 s after the publish, 15 s at most; the unchanged poll is answered before the
    * site's middleware, docs/performance.md), and the most a failing phone waits. */
-  var POLL_MS = 10000;
+  var POLL_MS = 12000;
   /* What the player does in a round while the phone may poll at the slower pace the page
    * gives for it (PLAYING_POLL_SECONDS): their own game is being played, so no next round
    * can come before it is over (which moves the version too). */

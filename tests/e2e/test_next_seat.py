@@ -91,9 +91,9 @@ def test_a_remembered_phone_shows_its_next_seat_without_a_tap(
     round_publish(round_=Round.objects.get(event=event, number=2))
     table, seat = seat_of(event, 2, ME)
     banner = phone.locator("#next-banner")
-    # Within a few seconds: the page's pace (10 s + 20 %; the publish renews the kept
-    # version at once), one fetch, a margin.
-    expect(banner).to_have_text(words["new"], timeout=16_000)
+    # The page's pace (12 s + 20 %; the publish renews the kept version at once), one
+    # fetch, a margin.
+    expect(banner).to_have_text(words["new"], timeout=20_000)
     expect(part).to_have_attribute("data-round", "2")
     expect(phone.locator("#next-seat .where-table")).to_have_text(f"{words['table']} {table}")
     expect(phone.locator("#next-seat .where-seat")).to_contain_text(str(seat))

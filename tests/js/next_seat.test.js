@@ -13,14 +13,14 @@ test("polls at the page's pace, spread so that a room's phones are not in step",
   assert.equal(rules.delay(0, 0.5, 4000), 4000);
 });
 
-test("without a pace from the page, its own (10 s, as the page's)", () => {
-  assert.equal(rules.POLL_MS, 10000);
-  assert.equal(rules.delay(0, 0.5), 10000);
-  assert.equal(rules.delay(0, 0.5, NaN), 10000);
-  assert.equal(rules.delay(0, 0.5, 0), 10000);
-  // Spread by ±20 %: never sooner than 8 s, never later than 12 s while all is well.
-  assert.equal(rules.delay(0, 0), 8000);
-  assert.ok(rules.delay(0, 0.999) < 12000);
+test("without a pace from the page, its own (12 s, as the page's)", () => {
+  assert.equal(rules.POLL_MS, 12000);
+  assert.equal(rules.delay(0, 0.5), 12000);
+  assert.equal(rules.delay(0, 0.5, NaN), 12000);
+  assert.equal(rules.delay(0, 0.5, 0), 12000);
+  // Spread by ±20 %: never sooner than 9.6 s, never later than 14.4 s while all is well.
+  assert.equal(rules.delay(0, 0), 9600);
+  assert.ok(rules.delay(0, 0.999) < 14400);
 });
 
 test("while the player's own game is played, the page's slower pace; else the few seconds", () => {

@@ -102,7 +102,7 @@ def test_before_any_round_the_phone_waits_with_the_poll_in_place(event):
     assert "next_seat_page.js" in body
     # A few seconds (its 304 is answered at the door, config.door): a phone learns its new
     # seat within them of the version moving.
-    assert 'data-poll-seconds="10"' in body
+    assert 'data-poll-seconds="12"' in body
     # ... and at the standings' pace while the player's own game is played (next_seat.js).
     assert 'data-playing-poll-seconds="15"' in body
     # Inside <noscript>: no JavaScript, no poll; a whole page every 10 s.

@@ -37,10 +37,9 @@ PAGE = PAGES + "next.html"
 #: How often the page asks for the version (spread by ±20 %, static/js/next_seat.js): a new
 #: round shows on a waiting phone within this of its publishing (the publish renews the kept
 #: version at once, tournaments.tasks.prerender_round). Its 304 is answered at the door, and
-#: at this pace a thousand waiting phones cost no more than the standings page's polls
-#: (each version poll ~0.6 of a standings poll, every 10 s against every 15 s:
-#: docs/performance.md); faster would cost more than that.
-VERSION_POLL_SECONDS = 10
+#: at this pace a thousand waiting phones cost as much as the standings page's polls every
+#: 15 s, measured (docs/performance.md); faster would cost more than that.
+VERSION_POLL_SECONDS = 12
 #: ... but while the player's own game is being played ("seat"), at the standings' pace: no
 #: next round can come before theirs is over, and a room of phones at the tables then costs
 #: less than the standings' polls did.
