@@ -224,7 +224,9 @@ def run_evening(evening: Evening, django_user_model) -> None:
     waiting = call("POST", f"{game}/confirm", {}, token=secret, expect=200)
     assert waiting["confirmed"] is False and "waiting_for" in waiting
     assert call("POST", f"{game}/confirm", {}, expect=200)["confirmed"] is True
-    # two teams (docs/team-standings.md; made as the teams pages would), one with nobody yet
+    # two teams (docs/team-standings.md; made as the teams pages would), one with nobody yet;
+    # the team made through the API above ("Kings") goes first
+    Team.objects.filter(event=event_row).delete()
     red = Team.objects.create(event=event_row, name="Red")
     Team.objects.create(event=event_row, name="Empty")
     for entry in event_row.entries.all()[:3]:

@@ -151,6 +151,7 @@ def test_the_postgresql_stack_is_skipped_with_a_message_when_the_server_is_not_t
 
 def test_the_generators_client_reads_an_answer_by_its_length_chunked_or_to_the_close():
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from bench.capacity.load import exchange
 
@@ -181,7 +182,9 @@ def test_the_generators_client_reads_an_answer_by_its_length_chunked_or_to_the_c
                 await exchange("127.0.0.1", 9, "GET", "/", {}, b"", 5)  # nothing listens
             return got
 
-    got = asyncio.run(main())
+    # In a thread of its own: the browser tests' sync Playwright leaves a loop running here.
+    with ThreadPoolExecutor(1) as pool:
+        got = pool.submit(asyncio.run, main()).result()
     assert (got["/length"].status_code, got["/length"].content) == (200, b"hello")
     assert got["/length"].headers["etag"] == '"x1"'
     assert got["/chunked"].content == b"/sheet/?v=42"
