@@ -421,9 +421,10 @@ def test_importing_writes_in_bulk(played):
     with CaptureQueriesContext(connection) as queries:
         backup.event_import(data=data)
     written = sum(model.objects.count() for model in MODELS) - rows
-    # Per-row writes would take several queries a row; bulk ones take a few per kind of row.
+    # Per-row writes would take several queries a row; bulk ones take a few per kind of row
+    # (on PostgreSQL up to five: the ids taken, the rows, the sequence, the times; 16 kinds).
     assert written > 300
-    assert len(queries) < 60, [q["sql"][:80] for q in queries]
+    assert len(queries) < 80, [q["sql"][:80] for q in queries]
 
 
 # --- through the commands ----------------------------------------------------------------------

@@ -184,15 +184,12 @@ def newcomer_collect(*, event: Event, request_id: int) -> NewcomerRequest:
     organiser accepted, the request's `entry` is whom the phone is proven as, once (the
     request is gone); while it waits, `entry` is None. NotAllowed("newcomer_gone") once it
     was declined or collected."""
-    request = (
-        NewcomerRequest.objects.select_for_update()
-        .select_related("entry__player")
-        .filter(pk=request_id, event=event)
-        .first()
-    )
+    # Locked alone: PostgreSQL locks no row of an outer join's nullable side (the entry).
+    request = NewcomerRequest.objects.select_for_update().filter(pk=request_id, event=event).first()
     if request is None:
         raise NotAllowed("newcomer_gone")
-    if request.entry is not None:
+    if request.entry_id is not None:
+        request.entry = Entry.objects.select_related("player").get(pk=request.entry_id)
         request.delete()
         log_action(event, "", "newcomer_phone_proven", player=request.entry.player_id)
     return request
