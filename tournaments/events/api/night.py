@@ -13,7 +13,8 @@ from config.api_schema import TOKEN, Out, answers
 from tournaments.club_models import NewcomerRequest
 from tournaments.common.web.api_auth import organised_event, organiser_token
 from tournaments.common.web.api_input import actor, number
-from tournaments.events.api.organise import ERRORS, EntryOut, EventOut, _entry_answer, _event_answer
+from tournaments.events.api.organise import ERRORS, _entry_answer, _event_answer
+from tournaments.events.api.shapes import EntryOut, EventOut
 from tournaments.events.selectors.check_in import newcomer_of, newcomers_waiting
 from tournaments.events.services import check_in
 from tournaments.events.services.check_in import self_check_in_set

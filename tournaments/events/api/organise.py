@@ -13,13 +13,10 @@ spec: docs/api.md.
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from pydantic import Field
 
-import engine
-from config.api import ApiError, Body, json_body, json_response, loose, read_body
+from config.api import ApiError, json_body, json_response, read_body
 from config.api_ninja import ApiRouter, body_doc
-from config.api_schema import BODY, TOKEN, Out, answers, extra, link, links, word
-from scoring.names import MAX_NAME, MAX_TITLE
+from config.api_schema import BODY, TOKEN, answers, extra, link, links
 from tournaments.common.event_settings import (
     MAX_CLOCK_MINUTES,
     MAX_EVENT_NAME,
@@ -29,15 +26,21 @@ from tournaments.common.event_settings import (
     MAX_CLOCK_MORE_DEALS as MAX_MORE_DEALS,
 )
 from tournaments.common.permissions import require_club
-from tournaments.common.vocabulary import (
-    BYE_POLICY_LABELS,
-    CLOCK_AT_TIME_LABELS,
-    METRICS,
-    PAIRING_MODE_LABELS,
-    VOID_POLICY_LABELS,
-)
+from tournaments.common.vocabulary import DEFAULT_TEAM_PRECEDENCE
 from tournaments.common.web.api_auth import organised_event, organiser_token
 from tournaments.common.web.api_input import ReasonIn, actor, number, reason, text, whole
+from tournaments.events.api.shapes import (
+    MAX_CLUB_NAME,
+    MAX_NAMES,
+    MAX_SLUG,
+    ClubIn,
+    ClubOut,
+    EntryOut,
+    EventIn,
+    EventOut,
+    PlayersIn,
+    PlayersOut,
+)
 from tournaments.events.services.event import (
     club_create,
     event_create,
@@ -53,94 +56,9 @@ from tournaments.models import Club, Entry, Event
 #: The operations' ids as published (config.api_ninja.Api.get_openapi_operation_id).
 OPERATION_IDS = "tournaments_api_organise"
 
-MAX_NAMES = 1000  # players entered by one request
-MAX_CLUB_NAME = MAX_TITLE
-
 router = ApiRouter(auth=organiser_token, tags=["organisers"])
 #: An event's write: the token, the event (404), the body, the event's state (409).
 ERRORS = answers({}, TOKEN, 404, BODY, 409)
-MAX_SLUG = 50
-
-
-def a_line(most: int) -> dict:
-    """A one-line text that must hold more than spaces (api_input.text's rule)."""
-    return {"type": "string", "minLength": 1, "maxLength": most, "pattern": r"\S"}
-
-
-def one_of(values) -> dict:
-    return {"type": "string", "enum": list(values)}
-
-
-MODE = one_of(PAIRING_MODE_LABELS)
-MODES = {"type": "array", "items": MODE, "minItems": 1, "maxItems": MAX_ROUNDS}
-
-
-class ClubIn(Body):
-    name: loose(a_line(MAX_CLUB_NAME))
-
-
-class EventIn(Body):
-    club: loose({**a_line(MAX_SLUG), "description": "the club's slug"})
-    name: loose(a_line(MAX_EVENT_NAME))
-    ruleset: loose({**one_of(engine.RULESETS), "examples": ["blato"]})
-    rounds: loose({"type": "integer", "minimum": 1, "maximum": MAX_ROUNDS})
-    pairing: loose(
-        {
-            "description": "one mode for every round, or a list of modes, one a round",
-            "anyOf": [MODE, MODES],
-        }
-    )
-    options: loose({"type": "object"}) = None
-    precedence: loose({"type": "array", "items": one_of(METRICS)}) = None
-    placing_points: loose({"type": "array", "items": {"type": "integer"}}) = None
-    bye_policy: loose(one_of(BYE_POLICY_LABELS)) = None
-    void_policy: loose(one_of(VOID_POLICY_LABELS)) = None
-    # the round clock (docs/round-clock.md): 0 minutes, the default, is none
-    clock_minutes: loose({"type": "integer", "minimum": 0, "maximum": MAX_CLOCK_MINUTES}) = None
-    clock_autostart: loose({"type": "boolean"}) = None
-    clock_at_time: loose(one_of(CLOCK_AT_TIME_LABELS)) = None
-    clock_more_deals: loose({"type": "integer", "minimum": 1, "maximum": MAX_MORE_DEALS}) = None
-
-
-class PlayersIn(Body):
-    names: loose({"type": "array", "items": a_line(MAX_NAME), "minItems": 1, "maxItems": MAX_NAMES})
-    checked_in: loose({"type": "boolean"}) = False
-
-
-#: Where a player stands in an event, in the API's words (entry_status).
-ENTRY_STATUSES = ("entered", "checked_in", "withdrawn")
-
-
-class ClubOut(Out):
-    club: str = Field(description="the club's slug")
-    name: str
-
-
-class EventOut(Out):
-    event: str = Field(description="the event's slug")
-    name: str
-    club: str = Field(description="the club's slug")
-    ruleset: str
-    options: dict = Field(description="the ruleset's options the event changes")
-    rounds: int = Field(description="the rounds planned")
-    pairing: list[str] = Field(description="the pairing mode of each round")
-    status: str = word(Event.Status.values)
-    url: str = Field(description="the event's organiser page")
-
-
-class EntryOut(Out):
-    id: int = Field(description="the player's id")
-    name: str
-    status: str = word(ENTRY_STATUSES)
-    checked_in_by: str = word(
-        ("organiser", "phone", ""),
-        "how the player was checked in: by an organiser (a page or this API), from their own "
-        'phone (self check-in), or "" while not checked in',
-    )
-
-
-class PlayersOut(Out):
-    players: list[EntryOut]
 
 
 # --- clubs and events --------------------------------------------------------------------------
@@ -232,20 +150,23 @@ def _event_answer(event: Event) -> dict:
         "rounds": event.rounds_planned,
         "pairing": event.pairing_modes,
         "status": event.status,
+        "team_scoring": event.team_scoring,
+        "team_precedence": list(event.team_precedence or DEFAULT_TEAM_PRECEDENCE),
         "url": reverse("tournaments:organise_event", args=[event.slug]),
     }
 
 
 def _settings(data: EventIn) -> dict:
-    """The event's optional settings sent (the services check their values)."""
+    """The event's optional settings sent (the services check their values, as the settings
+    page's: event_settings.apply)."""
     settings = {}
-    for key in ("precedence", "placing_points"):
+    for key in ("precedence", "placing_points", "team_precedence"):
         value = getattr(data, key)
         if value is not None:
             if not isinstance(value, list):
                 raise ApiError(400, _("%(key)s must be a list") % {"key": key})
             settings[key] = value
-    for key in ("bye_policy", "void_policy", "clock_at_time"):
+    for key in ("bye_policy", "void_policy", "clock_at_time", "team_scoring"):
         if key in data.model_fields_set:
             settings[key] = text(getattr(data, key), key, 20)
     counts = (("clock_minutes", MAX_CLOCK_MINUTES), ("clock_more_deals", MAX_MORE_DEALS))
