@@ -256,6 +256,10 @@ def _round_one_field(event: Event, round_: Round, entrants) -> tuple[int, ...]:
 #: The round's stored note of how many rounds its plan still gives with nobody meeting twice
 #: and every keep-apart rule and team kept (pairing.Pairing.rounds_without_repeat).
 PLAN_ROUNDS = "plan_rounds"
+#: A draft that follows no plan: at most how many rounds, this one included, the field still
+#: allows with nobody meeting twice and every rule kept, and the player who runs out first
+#: (pairing.outlook).
+ROUNDS_BOUND = "rounds_bound"
 
 
 def _flags_json(flags, why=None) -> list[dict]:
@@ -264,7 +268,18 @@ def _flags_json(flags, why=None) -> list[dict]:
     return [flag.as_dict() for flag in flags] + ([why.as_dict()] if why else [])
 
 
-def store_pairing(round_: Round, result: pairing.Pairing) -> None:
+def _rounds_bound(request: pairing.Request, tables, byes, flags: list[dict]) -> list[dict]:
+    """The bound's note (ROUNDS_BOUND) for a draft's tables and byes, when it carries no
+    plan's exact figure."""
+    if any(flag.get("code") == PLAN_ROUNDS for flag in flags):
+        return []
+    players = [*(p for table in tables for p in table), *byes]
+    seen = pairing.outlook(players, tables, request.met, request.apart, request.teams)
+    players = [] if seen.player is None else [seen.player]
+    return [{"code": ROUNDS_BOUND, "amount": seen.rounds, "players": players, "left": seen.left}]
+
+
+def store_pairing(round_: Round, result: pairing.Pairing, request: pairing.Request) -> None:
     Table.objects.bulk_create(
         Table(
             round=round_,
@@ -283,6 +298,8 @@ def store_pairing(round_: Round, result: pairing.Pairing) -> None:
     round_.flags = _flags_json(result.flags)
     if result.rounds_without_repeat is not None:  # the plan's rounds left, this one included
         round_.flags.append({"code": PLAN_ROUNDS, "amount": result.rounds_without_repeat})
+    seats = [table.seats for table in result.tables]
+    round_.flags += _rounds_bound(request, seats, result.byes, round_.flags)
 
 
 def _store_bye_flags(byes: list[Bye], flags) -> None:
@@ -295,13 +312,14 @@ def reflag_round(round_: Round) -> None:
     """Flag a draft again after a hand edit, by the pairing module's own rules."""
     tables = list(round_.tables.order_by("number"))
     byes = list(round_.byes.all())
-    per_table, round_flags, whys = pairing.review(
-        pairing_request(round_), [table.seat_ids for table in tables], [b.player_id for b in byes]
-    )
+    request = pairing_request(round_)
+    seats, benched = [table.seat_ids for table in tables], [bye.player_id for bye in byes]
+    per_table, round_flags, whys = pairing.review(request, seats, benched)
     for table, flags, why in zip(tables, per_table, whys, strict=True):
         table.flags = _flags_json(flags, why)
     Table.objects.bulk_update(tables, ["flags"])
     _store_bye_flags(byes, round_flags)
     Bye.objects.bulk_update(byes, ["flags"])
     round_.flags = _flags_json(round_flags)
+    round_.flags += _rounds_bound(request, seats, benched, round_.flags)  # the plan is left
     round_.save(update_fields=["flags"])

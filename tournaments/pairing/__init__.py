@@ -8,10 +8,12 @@ Modes: `random` (seeded), `swiss` (similar standing, no meeting twice while avoi
 `no-repeat` (as many rounds as possible before anyone meets twice, following a whole-event
 design when the field allows). Tables are of exactly three; N mod 3 players sit out. Every
 mode keeps apart the organiser's keep-apart pairs, then teammates, before it avoids repeats
-(`rules`); three equal teams get triangular tables (`teams`).
+(`rules`); three equal teams get triangular tables (`teams`). A draft that follows no plan
+gets `outlook`: at most how many rounds the field can still play with nobody meeting twice.
 """
 
 from .draw import pair, review
+from .outlook import Outlook, outlook
 from .values import (
     DEFAULT_BUDGET,
     DEFAULT_SPREAD_LIMIT,
@@ -40,6 +42,7 @@ __all__ = [
     "Float",
     "FloatReason",
     "Mode",
+    "Outlook",
     "Pairing",
     "PairingError",
     "Request",
@@ -47,6 +50,7 @@ __all__ = [
     "Table",
     "Why",
     "meetings",
+    "outlook",
     "pair",
     "review",
 ]

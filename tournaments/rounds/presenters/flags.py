@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.common.bridge import PLAN_ROUNDS
+from tournaments.common.bridge import PLAN_ROUNDS, ROUNDS_BOUND
 from tournaments.pairing import WHY_CODE
 
 #: pair of player ids (smaller first) → the keep-apart rules' reasons ("" when none given)
@@ -54,12 +54,13 @@ def _rule(sentence: str, flag: dict) -> str:
     return f"{sentence} {why}" if why else sentence
 
 
-def plan_line(flags: list[dict]) -> str:
+def plan_line(flags: list[dict], names: dict[int, str] | None = None) -> str:
     """How many rounds the round's plan still gives with nobody meeting twice and every rule
-    kept, this one included (common.bridge.PLAN_ROUNDS); "" when the round follows no plan."""
+    kept, this one included (common.bridge.PLAN_ROUNDS); for a round that follows no plan, at
+    most how many the field still allows (`bound_line`); "" when neither is known."""
     amount = next((f.get("amount") for f in flags if f.get("code") == PLAN_ROUNDS), None)
     if not isinstance(amount, int):
-        return ""
+        return bound_line(flags, names or {})
     return ngettext(
         "The plan gives %(n)s round, this one included, with nobody meeting twice and every "
         "rule kept.",
@@ -67,6 +68,65 @@ def plan_line(flags: list[dict]) -> str:
         "rule kept.",
         amount,
     ) % {"n": amount}
+
+
+def bound_line(flags: list[dict], names: dict[int, str]) -> str:
+    """At most how many more rounds can follow this draft with nobody meeting twice and every
+    rule kept, and the player who runs out first (common.bridge.ROUNDS_BOUND,
+    pairing.outlook); "" without that note."""
+    bound = next((f for f in flags if f.get("code") == ROUNDS_BOUND), None)
+    amount = bound.get("amount") if bound else None
+    if not isinstance(amount, int):
+        return ""
+    if amount < 1:
+        return _(
+            "No more rounds can pass with nobody meeting twice: this draft already seats "
+            "together players who have met or must be kept apart."
+        )
+    more, left = amount - 1, bound.get("left") or 0
+    players = bound.get("players") or []
+    why = _who_runs_out(_name(names, players[0]), left, more > left // 2) if players else ""
+    if more:
+        bound_words = ngettext(
+            "At most %(n)s more round can follow with nobody meeting twice and every rule kept.",
+            "At most %(n)s more rounds can follow with nobody meeting twice and every rule kept.",
+            more,
+        ) % {"n": more}
+    else:
+        bound_words = _("No more rounds can follow with nobody meeting twice and every rule kept.")
+    return f"{bound_words} {why}".strip()
+
+
+def _who_runs_out(name: str, left: int, sits_out: bool) -> str:
+    """Why the bound is what it is: the player with the fewest people left to meet; when the
+    byes let the rounds go on longer than those people allow (`sits_out`), by sitting out."""
+    values = {"name": name, "left": left}
+    if sits_out:
+        if not left:
+            return (
+                _("%(name)s has nobody left to meet, and would have to sit out every round.")
+                % values
+            )
+        return (
+            ngettext(
+                "%(name)s has %(left)s player left to meet, and would have to sit out the other "
+                "rounds.",
+                "%(name)s has %(left)s players left to meet, and would have to sit out the other "
+                "rounds.",
+                left,
+            )
+            % values
+        )
+    if not left:
+        return _("%(name)s has nobody left to meet.") % values
+    return (
+        ngettext(
+            "%(name)s has %(left)s player left to meet.",
+            "%(name)s has %(left)s players left to meet.",
+            left,
+        )
+        % values
+    )
 
 
 def flag_sentence(flag: dict, names: dict[int, str], reasons: Reasons | None = None) -> str:
@@ -114,5 +174,6 @@ def flag_sentences(
     flags: list[dict], names: dict[int, str], reasons: Reasons | None = None
 ) -> list[str]:
     """The flags to look at; a swiss table's explanation (`why_line`) is not one of them."""
-    shown = [flag for flag in flags if flag.get("code") not in (WHY_CODE, PLAN_ROUNDS)]
+    hidden = (WHY_CODE, PLAN_ROUNDS, ROUNDS_BOUND)  # told in lines of their own
+    shown = [flag for flag in flags if flag.get("code") not in hidden]
     return [flag_sentence(flag, names, reasons) for flag in shown]

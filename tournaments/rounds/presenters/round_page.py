@@ -82,7 +82,8 @@ class RoundPage:
     clock: Clock | None = None  # the round clock (selectors.clock_of)
     over_time: int = 0  # tables still playing after time
     clock_rule: str = ""  # what happens at time, in words (the event's setting)
-    plan_line: str = ""  # the rounds the plan still gives (presenters.flags.plan_line)
+    # the rounds the plan still gives, or at most the field allows (presenters.flags.plan_line)
+    plan_line: str = ""
 
 
 def _activity(table: Table, now) -> tuple[str, bool]:
@@ -179,5 +180,5 @@ def round_page(round_: Round, reopen_forms: dict | None = None) -> RoundPage:
         clock=clock,
         over_time=len(over_time),
         clock_rule=clock_rule_words(round_.event),
-        plan_line=plan_line(round_.flags),
+        plan_line=plan_line(round_.flags, names),
     )

@@ -108,7 +108,7 @@ def round_pair(*, round_id: int) -> Round:
             started = time.perf_counter()
             result = pairing.pair(request)
             round_.pairing_seconds = time.perf_counter() - started
-            bridge.store_pairing(round_, result)
+            bridge.store_pairing(round_, result, request)
             round_.status = Round.Status.DRAFT
             round_.built_at = timezone.now()
             round_.save()
