@@ -84,15 +84,16 @@ def _most_rounds(seatings: list[int], byes: int) -> int:
     seated at most s more rounds, `byes` players sitting out each round. From R to R + 1 the
     left side less the right grows by (players with s <= R) − byes, which never shrinks (and
     ends above 0, as there are more players than byes): from 0 it stays at most 0 up to the
-    answer, and above 0 after it."""
-    rounds = 0
-    while _fits(seatings, byes, rounds + 1):
+    answer, and above 0 after it. One pass over the seatings in order."""
+    ordered = sorted(seatings)
+    rounds = short = below = 0  # short: the left side less the right at R = rounds
+    while True:
+        while below < len(ordered) and ordered[below] <= rounds:
+            below += 1
+        if short + below - byes > 0:
+            return rounds
+        short += below - byes
         rounds += 1
-    return rounds
-
-
-def _fits(seatings: list[int], byes: int, rounds: int) -> bool:
-    return sum(max(0, rounds - s) for s in seatings) <= rounds * byes
 
 
 def _pair(a: int, b: int) -> Pair:

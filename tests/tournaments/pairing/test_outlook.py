@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import Outlook, outlook
+from tournaments.pairing.outlook import _most_rounds
 
 from .helpers import partitions
 
@@ -174,3 +175,12 @@ def test_without_byes_the_bound_is_the_fewest_people_left_halved(n, rng):
     fewest = min(left.values())
     assert (seen.left, seen.more) == (fewest, fewest // 2)
     assert left[seen.player] == fewest
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 20), min_size=3, max_size=30), st.integers(0, 2))
+def test_the_rounds_fit_are_the_largest_by_the_sum_of_rounds_sat_out(seatings, byes):
+    """The one pass finds the largest R whose rounds sat out fit into R · byes byes (none
+    fits beyond 20 · 30: more rounds than seatings in all, over players less byes)."""
+    fits = [r for r in range(0, 20 * 30 + 2) if sum(max(0, r - s) for s in seatings) <= r * byes]
+    assert _most_rounds(seatings, byes) == max(fits)
