@@ -293,7 +293,8 @@ class Pairing:
     or the triangular plan of three equal teams), how many rounds, this one included, the
     plan still gives with no repeat and no keep-apart or teammate pair at a table (the
     unplayed rounds of the plan that break no rule); None when no plan is followed (swiss,
-    random, a searched round), where nothing honest can be promised beyond this round.
+    random, a searched round), where nothing can be promised beyond this round, only bounded
+    (`outlook`).
     """
 
     tables: tuple[Table, ...]
