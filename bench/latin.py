@@ -4,8 +4,9 @@
     .venv/bin/python -m bench.latin 14 18     # just these team sizes m (n = m − 1)
 
 Prints, for each m, the seed that found it and the `_QDM` entry of teams.py; running the same
-command again prints the same entries. m = 14, 18, 22, 26 take 0.1–20 s (most of it building
-the n³ candidate columns); from n = 33 up this search no longer finishes in minutes.
+command again prints the same entries. m = 14, 18, 22, 26 take 0.1–32 s (most of it building
+the n³ candidate columns); for m = 34 (n = 33) it did not finish in minutes, so the larger
+orders ≡ 2 mod 4 come from Wilson's construction (`teams._wilson_pair`) instead.
 
 The normal form (`teams._qdm_pair`): row r's blank in column r, row 0 all zeros (each column
 may be shifted by a constant), column 0 shifted to start (blank, 0). Rows 0 and r ≥ 1 are then
