@@ -277,15 +277,15 @@ def check_qdm(rows: Sequence[Sequence[int | None]], n: int) -> bool:
 
 
 def _qdm_pair(n: int) -> tuple[Square, Square]:
-    """Two orthogonal squares of order n + 1 from the stored (n,4;1,1;1)-QDM over Z_n (Colbourn
-    & Dinitz, Handbook of Combinatorial Designs, 2nd ed., III.3, quasi-difference
-    matrices: a QDM gives a TD(4, n + 1)).
-    The transversal design's groups are Z_n ∪ {∞} (∞ written n), one for each row; its blocks
-    are the columns developed over Z_n (column c and g in Z_n: row r's point d[r][c] + g, or ∞
-    where d[r][c] is a blank) and the block of the four ∞. Any two points of different groups
-    lie in exactly one block: two finite ones because each difference occurs once, a finite
-    and an ∞ because each row is filled once where the other is blank, two ∞ in the last block.
-    Block (x0, x1, x2, x3) is the cell (x0, x1) of the two squares, holding x2 and x3."""
+    """Two orthogonal squares of order n + 1 from the stored (n,4;1,1;1)-QDM over Z_n (Colbourn &
+    Dinitz, Handbook of Combinatorial Designs, 2nd ed., III.3, quasi-difference matrices: a QDM
+    gives a TD(4, n + 1)). The transversal design's groups are Z_n ∪ {∞} (∞ written n), one for
+    each row; its blocks are the columns developed over Z_n (column c and g in Z_n: row r's
+    point d[r][c] + g, or ∞ where d[r][c] is a blank) and the block of the four ∞. Any two
+    points of different groups lie in exactly one block: two finite ones because each
+    difference occurs once, a finite and an ∞ because each row is filled once where the other
+    is blank, two ∞ in the last block. Block (x0, x1, x2, x3) is the cell (x0, x1) of the two
+    squares, holding x2 and x3."""
     rows = qdm_rows(n)
     first = [[0] * (n + 1) for _ in range(n + 1)]
     second = [[0] * (n + 1) for _ in range(n + 1)]
