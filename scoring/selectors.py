@@ -171,8 +171,11 @@ def game_mark(game_id: int) -> tuple[int, float] | None:
     """What the watchers' poll compares, in one small query: the game's version, and when it
     was last saved (which tells games apart should a restored database repeat an id and a
     version); None for no such game."""
-    found = Game.objects.filter(pk=game_id).values_list("version", "updated_at").first()
-    return None if found is None else (found[0], found[1].timestamp())
+    try:
+        found = _game_row(game_id, MARK_COLUMNS)
+    except Game.DoesNotExist:
+        return None
+    return found.version, found.updated_at.timestamp()
 
 
 def game_version(game_id: int) -> int | None:
@@ -259,6 +262,9 @@ def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = Fals
         pk = _game.pk.get_prep_value(game_id)
     except (TypeError, ValueError):
         raise Game.DoesNotExist from None
+    low, high = connection.ops.integer_field_range(_game.pk.get_internal_type())
+    if pk is None or not low <= pk <= high:  # no row has it (the ORM finds none either)
+        raise Game.DoesNotExist
     locks = for_update and connection.features.has_select_for_update
     if locks and connection.get_autocommit():  # as the ORM refuses it
         raise TransactionManagementError(
@@ -280,6 +286,15 @@ def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = Fals
 
 #: Every column of a game, in the model's order (what Game.objects.get reads).
 GAME_COLUMNS = tuple(field.attname for field in _game.concrete_fields)
+
+
+#: What game_mark reads (with the id, which Game.from_db wants).
+MARK_COLUMNS = ("id", "version", "updated_at")
+
+
+def game_row(game_id: object) -> Game:
+    """The whole game, as Game.objects.get(pk=game_id) gives it: the pages' read."""
+    return _game_row(game_id, GAME_COLUMNS)
 
 
 def game_locked(game_id: object) -> Game:
