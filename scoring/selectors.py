@@ -5,7 +5,7 @@ import json
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 from django.db.transaction import TransactionManagementError
 
 import engine
@@ -233,22 +233,24 @@ def dispute_answer(game: Game) -> Answer | None:
     return None
 
 
-@functools.lru_cache(maxsize=64)
-def _game_row_sql(db, columns: tuple[str, ...], for_update: bool) -> tuple[str, list]:
+@functools.cache
+def _game_row_sql(vendor: str, columns: tuple[str, ...], for_update: bool) -> tuple[str, list]:
     """A statement reading `columns` (attnames) of one game by id, named from the model (once
-    per connection: each thread has its own), FOR UPDATE where the database locks rows; and
-    each column's converters (as the ORM reads a JSON column, or a datetime from SQLite)."""
-    quote, fields = db.ops.quote_name, [_game.get_field(name) for name in columns]
+    per process), FOR UPDATE where the database locks rows; and each column's converters
+    (as the ORM reads a JSON column, or a datetime from SQLite). Shared by every thread: a
+    converter reads no state of the connection it came from but its time zone, a setting
+    (kept per connection, a server of 512 threads would build them again and again)."""
+    quote, fields = connection.ops.quote_name, [_game.get_field(name) for name in columns]
     converters = []
     for field in fields:
         column = field.get_col(_game.db_table)
-        found = [*db.ops.get_db_converters(column), *field.get_db_converters(db)]
+        found = [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
         converters.append((column, found))
     sql = (
         f"SELECT {', '.join(quote(field.column) for field in fields)}"  # noqa: S608
         f" FROM {quote(_game.db_table)} WHERE {quote(_game.pk.column)} = %s"
     )
-    if for_update and db.features.has_select_for_update:
+    if for_update and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
     return sql, converters
 
@@ -270,7 +272,7 @@ def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = Fals
         raise TransactionManagementError(
             "select_for_update cannot be used outside of a transaction."
         )
-    sql, converters = _game_row_sql(connections[DEFAULT_DB_ALIAS], columns, for_update)
+    sql, converters = _game_row_sql(connection.vendor, columns, for_update)
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])
         row = cursor.fetchone()

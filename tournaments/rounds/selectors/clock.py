@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from scoring.models import Game
@@ -178,12 +178,13 @@ _PLACE_READS = (
 )
 
 
-@functools.lru_cache(maxsize=16)
-def _place_sql(db) -> tuple[str, list[tuple]]:
+@functools.cache
+def _place_sql(vendor: str) -> tuple[str, list[tuple]]:
     """table_place's one statement, named from the models (tables and columns quoted for the
-    database, once per connection: each thread has its own), and the database's converters
-    of each column (a datetime comes back from SQLite as text, as the ORM would read it)."""
-    quote, aliases = db.ops.quote_name, {Table: "t", Round: "r", Event: "e"}
+    database, once per process), and the database's converters of each column (a datetime
+    comes back from SQLite as text, as the ORM would read it); shared by every thread, as
+    scoring.selectors._game_row_sql's are."""
+    quote, aliases = connection.ops.quote_name, {Table: "t", Round: "r", Event: "e"}
     columns, converters = [], []
     for model, name in _PLACE_READS:
         field = model._meta.get_field(name)
@@ -192,7 +193,7 @@ def _place_sql(db) -> tuple[str, list[tuple]]:
         converters.append(
             (
                 column,
-                [*db.ops.get_db_converters(column), *field.get_db_converters(db)],
+                [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)],
             )
         )
     table, round_, event = (quote(model._meta.db_table) for model in (Table, Round, Event))
@@ -212,7 +213,7 @@ def table_place(game_id: int) -> dict | None:
     the round's clock if the event has one. None for a game no table plays. One plain SQL
     statement: the table page asks it on every visit, and building the same read as a
     queryset (select_related, only) cost ten times its round trip (docs/performance.md)."""
-    sql, converters = _place_sql(connections[DEFAULT_DB_ALIAS])
+    sql, converters = _place_sql(connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
