@@ -42,7 +42,7 @@ from scoring.api_schemas import GameCreated, GameOut, StaleOut
 from scoring.errors import Conflict, DealRejected
 from scoring.models import Game, deal_as_record
 from scoring.names import MAX_NAME
-from scoring.selectors import game_state_json, live_deals
+from scoring.selectors import game_state_json, game_token, live_deals
 
 ACTOR = "api"
 MAX_ID = 2**63 - 1  # the largest primary key any database here stores
@@ -134,21 +134,25 @@ NEW_GAME = links(
 RECORDED = link("scoring_api_game", "The game's sheet.", path__game_id=GAME)
 
 
-def _game_or_404(game_id: int, *only: str) -> Game:
-    """The game, or 404; with `only`, just those columns (a write reads the token alone
-    here: its service reads the whole row again under its lock)."""
+def _game_or_404(game_id: int) -> Game:
+    """The game, or 404."""
     if not 1 <= game_id <= MAX_ID:
         raise ApiError(404, f"no game {game_id}")
-    games = Game.objects.only(*only) if only else Game.objects
     try:
-        return games.get(pk=game_id)
+        return Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
         raise ApiError(404, f"no game {game_id}") from None
 
 
 def _writable(request: HttpRequest, game_id: int) -> Game:
-    """The game a write names, read for its token only, once the token is right."""
-    found = _game_or_404(game_id, "secret")
+    """The game a write names, read for its token only (its service reads the whole row again
+    under its lock), once the token is right."""
+    if not 1 <= game_id <= MAX_ID:
+        raise ApiError(404, f"no game {game_id}")
+    try:
+        found = game_token(game_id)
+    except Game.DoesNotExist:
+        raise ApiError(404, f"no game {game_id}") from None
     _authorize(request, found)
     return found
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from django.db import connection
+from django.db.transaction import TransactionManagementError
 
 import engine
 from scoring.models import DealEntry, Game, GameChange, deal_as_record
@@ -170,8 +171,11 @@ def game_mark(game_id: int) -> tuple[int, float] | None:
     """What the watchers' poll compares, in one small query: the game's version, and when it
     was last saved (which tells games apart should a restored database repeat an id and a
     version); None for no such game."""
-    found = Game.objects.filter(pk=game_id).values_list("version", "updated_at").first()
-    return None if found is None else (found[0], found[1].timestamp())
+    try:
+        found = _game_row(game_id, MARK_COLUMNS)
+    except Game.DoesNotExist:
+        return None
+    return found.version, found.updated_at.timestamp()
 
 
 def game_version(game_id: int) -> int | None:
@@ -227,3 +231,79 @@ def dispute_answer(game: Game) -> Answer | None:
         if words:
             return Answer(action, words)
     return None
+
+
+@functools.cache
+def _game_row_sql(vendor: str, columns: tuple[str, ...], for_update: bool) -> tuple[str, list]:
+    """A statement reading `columns` (attnames) of one game by id, named from the model (once
+    per process), FOR UPDATE where the database locks rows; and each column's converters
+    (as the ORM reads a JSON column, or a datetime from SQLite). Shared by every thread: a
+    converter reads no state of the connection it came from but its time zone, a setting
+    (kept per connection, a server of 512 threads would build them again and again)."""
+    quote, fields = connection.ops.quote_name, [_game.get_field(name) for name in columns]
+    converters = []
+    for field in fields:
+        column = field.get_col(_game.db_table)
+        found = [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
+        converters.append((column, found))
+    sql = (
+        f"SELECT {', '.join(quote(field.column) for field in fields)}"  # noqa: S608
+        f" FROM {quote(_game.db_table)} WHERE {quote(_game.pk.column)} = %s"
+    )
+    if for_update and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    return sql, converters
+
+
+def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = False) -> Game:
+    """One game as the ORM makes it (Game.from_db: the columns not read are deferred), from
+    one plain statement: the writes read their game so on every deal, and building the same
+    read as a queryset cost several times its round trip (docs/performance.md). Raises
+    Game.DoesNotExist for no such game, and for an id that is no id (as .get(pk=) does)."""
+    try:
+        pk = _game.pk.get_prep_value(game_id)
+    except (TypeError, ValueError):
+        raise Game.DoesNotExist from None
+    low, high = connection.ops.integer_field_range(_game.pk.get_internal_type())
+    if pk is None or not low <= pk <= high:  # no row has it (the ORM finds none either)
+        raise Game.DoesNotExist
+    locks = for_update and connection.features.has_select_for_update
+    if locks and connection.get_autocommit():  # as the ORM refuses it
+        raise TransactionManagementError(
+            "select_for_update cannot be used outside of a transaction."
+        )
+    sql, converters = _game_row_sql(connection.vendor, columns, for_update)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise Game.DoesNotExist("Game matching query does not exist.")
+    values = []
+    for value, (column, functions) in zip(row, converters, strict=True):
+        for convert in functions:
+            value = convert(value, column, connection)
+        values.append(value)
+    return Game.from_db(connection.alias, columns, values)
+
+
+#: Every column of a game, in the model's order (what Game.objects.get reads).
+GAME_COLUMNS = tuple(field.attname for field in _game.concrete_fields)
+
+
+#: What game_mark reads (with the id, which Game.from_db wants).
+MARK_COLUMNS = ("id", "version", "updated_at")
+
+
+def game_row(game_id: object) -> Game:
+    """The whole game, as Game.objects.get(pk=game_id) gives it: the pages' read."""
+    return _game_row(game_id, GAME_COLUMNS)
+
+
+def game_locked(game_id: object) -> Game:
+    """The whole game, its row locked until the transaction ends (a write's read)."""
+    return _game_row(game_id, GAME_COLUMNS, for_update=True)
+
+
+def game_token(game_id: object) -> Game:
+    """The game with its id and token alone (the rest deferred): what a write checks first."""
+    return _game_row(game_id, (_game.pk.attname, "secret"))

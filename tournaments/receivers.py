@@ -26,8 +26,8 @@ from tournaments.common.services import standings_changed
 from tournaments.events.selectors.identity import identity_at_table
 from tournaments.models import Entry, Player, Table
 from tournaments.rounds import render as round_page_render
-from tournaments.rounds.selectors import CLOCK_FIELDS, clock_of
 from tournaments.rounds.selectors import clock_mark_of_game as round_clock_mark
+from tournaments.rounds.selectors import table_place
 from tournaments.rounds.services import clock
 
 
@@ -61,33 +61,11 @@ def clock_mark_of_game(sender, game_id, **kwargs):
     return round_clock_mark(game_id)
 
 
-#: What a round's clock is read from (with its event's round length).
-ROUND_CLOCK_READS = ("number", *CLOCK_FIELDS)
-
-
 @receiver(game_place)
 def place_of(sender, game, **kwargs):
     """Where an event's table game is played: the event, the round and the table's number; and
     the round's clock (rounds.selectors.Clock) if the event has one. One query."""
-    table = (
-        Table.objects.filter(game=game)
-        .select_related("round__event")
-        .only(
-            "number",
-            "clock_extra",
-            *(f"round__{name}" for name in ROUND_CLOCK_READS),
-            "round__event__name",
-            "round__event__clock_minutes",
-        )
-        .first()
-    )
-    if table is None:
-        return None
-    round_ = table.round
-    place = {"event": round_.event.name, "round": round_.number, "table": table.number}
-    if round_.event.clock_minutes:
-        place["clock"] = clock_of(round_, extra=table.clock_extra)
-    return place
+    return table_place(game.pk)
 
 
 @receiver(seat_identity)

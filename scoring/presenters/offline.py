@@ -21,8 +21,10 @@ phone cannot drift from the engine.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 import engine
 from engine.rulesets import ExchangeTiming
@@ -97,9 +99,74 @@ def _transfer_word(count: int) -> str:
 def offline_words(rules: engine.Rules, names: list[str]) -> dict:
     """Everything the table page says about a deal, in the active language, for the phone to
     say the same offline (static/js/offline/deal_view.js). Placeholders: {deal}, {hand},
-    {n}, {giver}, {receiver}, {sum}, {total}, {name}, {count}."""
-    ruleset = rules.ruleset
+    {n}, {giver}, {receiver}, {sum}, {total}, {name}, {count}.
+
+    The sentences are translated once per language and rules (`_phrases`, kept in this
+    process: every table of a club's evening shares them) and only the players' names are
+    put in here. The parts that name nobody are shared between answers: read them, never
+    change them."""
+    phrases = _phrases(get_language(), rules)
+    words = phrases["words"]
+    exchange = phrases["exchange"]
     names = list(names)
+
+    def each(sentence: str) -> list[str]:
+        return [sentence % {"name": player} for player in names]
+
+    def each_call(sentences: dict[str, str]) -> list[dict[str, str]]:
+        return [
+            {call: sentence % {"name": player} for call, sentence in sentences.items()}
+            for player in names
+        ]
+
+    return {
+        "names": names,
+        "shorts": short_names(names),
+        "heading": words["heading"],
+        "hand_title": words["hand_title"],
+        "calls": words["calls"],
+        "made": each_call(phrases["made"]),
+        "to_call": each(phrases["to_call"]),
+        "passes": words["passes"],
+        "exchange": {
+            "first": exchange["first"],
+            "skipped": each_call(phrases["skipped"]),
+            **{key: exchange[key] for key in EXCHANGE_AFTER_SKIPPED},
+        },
+        **{key: words[key] for key in WORDS_BEFORE_ROW},
+        "row": {
+            "call": each_call(phrases["row_call"]),
+            "redeal_one": each(phrases["redeal_one"]),
+            "redeal_all": phrases["redeal_all"],
+            "dealer": each(phrases["dealer"]),
+            "waiting": phrases["waiting"],
+        },
+        "result": words["result"],
+        "over": words["over"],
+    }
+
+
+#: offline_words' keys in the order the page has always carried them (the JSON's order).
+EXCHANGE_AFTER_SKIPPED = (
+    "nobody",
+    "before_play",
+    "before_call",
+    "only_if",
+    "after_call",
+    "transfer",
+)
+WORDS_BEFORE_ROW = (
+    "heading_exchange", "target", "total", "deals", "calls_first", "tricks_taken", "pad_target",
+    "rest", "sum", "sum_live", "sum_fill", "keep", "change_call",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=64)
+def _phrases(language: str | None, rules: engine.Rules) -> dict:
+    """offline_words' sentences in `language` (the active one, which the key only names) for
+    games played by `rules`, with %(name)s where a player's name goes. Rules are frozen
+    values: equal rules share an entry."""
+    ruleset = rules.ruleset
     call_names = ruleset.call_names
     skipped = [call.name for call in ruleset.exchange_skipped_after]
     calls = {}
@@ -116,36 +183,59 @@ def offline_words(rules: engine.Rules, names: list[str]) -> dict:
         only_if = _("Only if a suit is called, not after %(calls)s:") % {
             "calls": ", ".join(call_label(name) for name in skipped)
         }
+    name = "%(name)s"
     return {
-        "names": names,
-        "shorts": short_names(names),
-        "heading": _deal_heading("{hand}", rules.options),
-        # a kept hand as the players name it, in the clash and a refusal (numbering.hand_title)
-        "hand_title": {"played": hand_title("{n}"), "again": hand_title("{n}", redeal=True)},
-        "calls": calls,
-        "made": [
-            {
-                name: (
-                    _("%(name)s passed.") % {"name": player}
-                    if name == "pass"
-                    else _("%(name)s called %(call)s.") % {"name": player, "call": call_label(name)}
-                )
-                for name in call_names
-            }
-            for player in names
-        ],
-        "to_call": [_("%(name)s calls") % {"name": player} for player in names],
-        "passes": {str(count): _passes_word(count) for count in range(ruleset.passes_per_game + 1)},
+        "words": {
+            "heading": _deal_heading("{hand}", rules.options),
+            # a kept hand as the players name it, in the clash and a refusal (numbering.hand_title)
+            "hand_title": {"played": hand_title("{n}"), "again": hand_title("{n}", redeal=True)},
+            "calls": calls,
+            "passes": {
+                str(count): _passes_word(count) for count in range(ruleset.passes_per_game + 1)
+            },
+            "heading_exchange": _("Card exchange"),
+            "target": _("target"),
+            "total": _("total"),
+            "deals": pgettext("badge: this player deals", "deals"),
+            "calls_first": pgettext("badge: this player calls first", "calls first"),
+            "tricks_taken": _("Tricks taken"),
+            "pad_target": _("target %(n)s") % {"n": "{n}"},
+            "rest": _("the rest, filled in"),
+            "sum": _("The three add up to %(total)s.") % {"total": rules.tricks_per_hand},
+            "sum_live": _("Together {sum} of {total}."),
+            "sum_fill": _("{name}: filled in with {count}."),
+            "keep": _("Keep this hand on the phone"),
+            "change_call": _("Start the calls again"),
+            "result": _("Result"),
+            "over": _(
+                "The game is over with the hands kept on this phone: the result shows once "
+                "they are sent."
+            ),
+        },
+        # Each with %(name)s for the player's name, filled in by offline_words.
+        "made": {
+            call: (
+                _("%(name)s passed.") % {"name": name}
+                if call == "pass"
+                else _("%(name)s called %(call)s.") % {"name": name, "call": _percent(call)}
+            )
+            for call in call_names
+        },
+        "to_call": _("%(name)s calls") % {"name": name},
+        "skipped": {
+            call: _("%(name)s called %(call)s: no card exchange this hand.")
+            % {"name": name, "call": _percent(call)}
+            for call in skipped
+        },
+        "row_call": {
+            call: _("%(call)s · %(name)s") % {"call": _percent(call), "name": name}
+            for call in call_names
+            if call != "pass"
+        },
+        "redeal_one": _("Redeal: %(name)s passed.") % {"name": name},
+        "dealer": _("dealer: %(name)s") % {"name": name},
         "exchange": {
             "first": _("No card exchange in the first hand."),
-            "skipped": [
-                {
-                    name: _("%(name)s called %(call)s: no card exchange this hand.")
-                    % {"name": player, "call": call_label(name)}
-                    for name in skipped
-                }
-                for player in names
-            ],
             "nobody": _("No card exchange: nobody was up in the last hand."),
             "before_play": _("Before the play:"),
             "before_call": _("Before the call:")
@@ -157,36 +247,12 @@ def offline_words(rules: engine.Rules, names: list[str]) -> dict:
                 str(count): _transfer_word(count) for count in range(1, rules.tricks_per_hand + 1)
             },
         },
-        "heading_exchange": _("Card exchange"),
-        "target": _("target"),
-        "total": _("total"),
-        "deals": pgettext("badge: this player deals", "deals"),
-        "calls_first": pgettext("badge: this player calls first", "calls first"),
-        "tricks_taken": _("Tricks taken"),
-        "pad_target": _("target %(n)s") % {"n": "{n}"},
-        "rest": _("the rest, filled in"),
-        "sum": _("The three add up to %(total)s.") % {"total": rules.tricks_per_hand},
-        "sum_live": _("Together {sum} of {total}."),
-        "sum_fill": _("{name}: filled in with {count}."),
-        "keep": _("Keep this hand on the phone"),
-        "change_call": _("Start the calls again"),
-        "row": {
-            "call": [
-                {
-                    name: _("%(call)s · %(name)s") % {"call": call_label(name), "name": player}
-                    for name in call_names
-                    if name != "pass"
-                }
-                for player in names
-            ],
-            "redeal_one": [_("Redeal: %(name)s passed.") % {"name": player} for player in names],
-            "redeal_all": _("Redeal: everyone passed."),
-            "dealer": [_("dealer: %(name)s") % {"name": player} for player in names],
-            "waiting": _("waiting to send"),
-        },
-        "result": _("Result"),
-        "over": _(
-            "The game is over with the hands kept on this phone: the result shows once they "
-            "are sent."
-        ),
+        "redeal_all": _("Redeal: everyone passed."),
+        "waiting": _("waiting to send"),
     }
+
+
+def _percent(call: str) -> str:
+    """A call's label inside a sentence that is %-formatted once more with the name: a % in
+    the label stays a %."""
+    return call_label(call).replace("%", "%%")

@@ -10,7 +10,7 @@ import engine
 from scoring.errors import Conflict, InvalidInput, names_alike, rules_refuse
 from scoring.models import Game, GameChange
 from scoring.names import MAX_NAME, NameProblem, PlayerName, first_repeat
-from scoring.selectors import deal_changed_since, hand_params
+from scoring.selectors import deal_changed_since, game_locked, hand_params
 
 
 @dataclass(frozen=True)
@@ -76,10 +76,9 @@ def store(game: Game, state: engine.GameState) -> None:
 
 
 def locked(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except (TypeError, ValueError):
-        raise Game.DoesNotExist from None
+    """The game a write changes, its row locked until the write's transaction ends; Game.
+    DoesNotExist for no such game (scoring.selectors.game_locked: one plain statement)."""
+    return game_locked(game_id)
 
 
 def log(game, action, actor, deal_number=None, data=None, reason=""):

@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from config.api import domain_status
+from scoring import selectors
 from scoring.errors import ScoringError
 from scoring.models import Game
 from scoring.rule_words import refusal
@@ -33,7 +34,7 @@ QR_SECONDS = 3600
 
 def game_or_404(game_id: int) -> Game:
     try:
-        return Game.objects.get(pk=game_id)
+        return selectors.game_row(game_id)
     except Game.DoesNotExist:
         raise Http404 from None
 

@@ -5,9 +5,10 @@ Behaviour is the other test files' (test_api, test_services, test_corrections); 
 the cost and check that the plain values are exactly what the models held."""
 
 import json
+from datetime import datetime
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from scoring import selectors, services
@@ -138,3 +139,38 @@ def test_undo_and_correction_still_mark_the_old_row(client):
     undone = DealEntry.objects.filter(game_id=game["id"], undone_at__isnull=False)
     assert sorted(undone.values_list("number", "undone_by")) == [(1, "organiser"), (3, "keeper")]
     assert all(entry.undone_at is not None for entry in undone)
+
+
+def test_a_game_is_read_as_the_orm_would(client):
+    """The token's read, the locked read, the pages' read and the watchers' mark are plain
+    statements: the same game, field for field (JSON columns and times converted as the ORM
+    converts them), the token's read deferring the rest; no such game, or an id that is no
+    id (or out of the column's range), is Game.DoesNotExist."""
+    game = new_game(client)
+    for number, deal in enumerate(TIED_BLATO[:2], start=1):
+        assert post(client, game, number, deal).status_code == 201
+    stored = Game.objects.get(pk=game["id"])
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        locked = selectors.game_locked(game["id"])
+    assert len([q for q in queries if q["sql"].startswith("SELECT")]) == 1
+    for field in Game._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(stored, field.attname), field.name
+    assert locked.totals == stored.totals and isinstance(locked.updated_at, datetime)
+    assert locked.updated_at.tzinfo is not None and not locked._state.adding
+    page = selectors.game_row(game["id"])
+    assert [getattr(page, f.attname) for f in Game._meta.concrete_fields] == [
+        getattr(stored, f.attname) for f in Game._meta.concrete_fields
+    ]
+    assert selectors.game_mark(game["id"]) == (stored.version, stored.updated_at.timestamp())
+    assert selectors.game_mark(game["id"] + 1000) is None
+    token = selectors.game_token(game["id"])
+    only = Game.objects.only("secret").get(pk=game["id"])
+    assert (token.pk, token.secret) == (only.pk, only.secret) == (stored.pk, stored.secret)
+    assert token.get_deferred_fields() == only.get_deferred_fields()
+    for missing in (stored.pk + 1000, "x", None, 2**70, -(2**70)):
+        with pytest.raises(Game.DoesNotExist), transaction.atomic():
+            selectors.game_locked(missing)
+        with pytest.raises(Game.DoesNotExist):
+            selectors.game_token(missing)
+        with pytest.raises(Game.DoesNotExist):
+            selectors.game_row(missing)

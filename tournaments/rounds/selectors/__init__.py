@@ -372,5 +372,6 @@ from tournaments.rounds.selectors.clock import (  # noqa: E402, F401
     round_at_time,
     table_at_time,
     table_clock,
+    table_place,
     tables_over_time,
 )

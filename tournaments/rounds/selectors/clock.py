@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db import connection
 from django.utils import timezone
 
 from scoring.models import Game
-from tournaments.models import Round, Table
+from tournaments.models import Event, Round, Table
 
 
 class ClockStatus(enum.StrEnum):
@@ -163,3 +165,71 @@ def tables_over_time(round_: Round, tables: list[Table], now: datetime | None = 
         and table.game.result == Game.Result.IN_PLAY
         and clock_of(round_, now, table.clock_extra).at_time
     }
+
+
+#: What table_place reads: (model, field) in the statement's order.
+_PLACE_READS = (
+    (Table, "number"),
+    (Table, "clock_extra"),
+    (Round, "number"),
+    *((Round, name) for name in CLOCK_FIELDS),
+    (Event, "name"),
+    (Event, "clock_minutes"),
+)
+
+
+@functools.cache
+def _place_sql(vendor: str) -> tuple[str, list[tuple]]:
+    """table_place's one statement, named from the models (tables and columns quoted for the
+    database, once per process), and the database's converters of each column (a datetime
+    comes back from SQLite as text, as the ORM would read it); shared by every thread, as
+    scoring.selectors._game_row_sql's are."""
+    quote, aliases = connection.ops.quote_name, {Table: "t", Round: "r", Event: "e"}
+    columns, converters = [], []
+    for model, name in _PLACE_READS:
+        field = model._meta.get_field(name)
+        column = field.get_col(aliases[model])
+        columns.append(f"{aliases[model]}.{quote(field.column)}")
+        converters.append(
+            (
+                column,
+                [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)],
+            )
+        )
+    table, round_, event = (quote(model._meta.db_table) for model in (Table, Round, Event))
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {table} t"  # noqa: S608
+        f" INNER JOIN {round_} r ON r.{quote(Round._meta.pk.column)} ="
+        f" t.{quote(Table._meta.get_field('round').column)}"
+        f" INNER JOIN {event} e ON e.{quote(Event._meta.pk.column)} ="
+        f" r.{quote(Round._meta.get_field('event').column)}"
+        f" WHERE t.{quote(Table._meta.get_field('game').column)} = %s"
+    )
+    return sql, converters
+
+
+def table_place(game_id: int) -> dict | None:
+    """Where an event's table game is played: the event, the round and the table's number; and
+    the round's clock if the event has one. None for a game no table plays. One plain SQL
+    statement: the table page asks it on every visit, and building the same read as a
+    queryset (select_related, only) cost ten times its round trip (docs/performance.md)."""
+    sql, converters = _place_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for value, (column, functions) in zip(row, converters, strict=True):
+        for convert in functions:
+            value = convert(value, column, connection)
+        values.append(value)
+    number, extra, round_number, *clock_values, event_name, minutes = values
+    place = {"event": event_name, "round": round_number, "table": number}
+    if minutes:
+        event = Event(name=event_name, clock_minutes=minutes)
+        round_ = Round(
+            event=event, number=round_number, **dict(zip(CLOCK_FIELDS, clock_values, strict=True))
+        )
+        place["clock"] = clock_of(round_, extra=extra)
+    return place
