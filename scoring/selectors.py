@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.transaction import TransactionManagementError
 
 import engine
+from config import plain_reads
 from scoring.models import DealEntry, Game, GameChange, deal_as_record
 
 
@@ -236,23 +237,16 @@ def dispute_answer(game: Game) -> Answer | None:
 @functools.cache
 def _game_row_sql(vendor: str, columns: tuple[str, ...], for_update: bool) -> tuple[str, list]:
     """A statement reading `columns` (attnames) of one game by id, named from the model (once
-    per process), FOR UPDATE where the database locks rows; and each column's converters
-    (as the ORM reads a JSON column, or a datetime from SQLite). Shared by every thread: a
-    converter reads no state of the connection it came from but its time zone, a setting
-    (kept per connection, a server of 512 threads would build them again and again)."""
+    per process), FOR UPDATE where the database locks rows; and the ORM's converters of its
+    columns (config.plain_reads)."""
     quote, fields = connection.ops.quote_name, [_game.get_field(name) for name in columns]
-    converters = []
-    for field in fields:
-        column = field.get_col(_game.db_table)
-        found = [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
-        converters.append((column, found))
     sql = (
         f"SELECT {', '.join(quote(field.column) for field in fields)}"  # noqa: S608
         f" FROM {quote(_game.db_table)} WHERE {quote(_game.pk.column)} = %s"
     )
     if for_update and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    return sql, converters
+    return sql, plain_reads.converters([(field, _game.db_table) for field in fields])
 
 
 def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = False) -> Game:
@@ -273,16 +267,9 @@ def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = Fals
             "select_for_update cannot be used outside of a transaction."
         )
     sql, converters = _game_row_sql(connection.vendor, columns, for_update)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
-        row = cursor.fetchone()
-    if row is None:
+    values = plain_reads.one_row(sql, [pk], converters)
+    if values is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
-    values = []
-    for value, (column, functions) in zip(row, converters, strict=True):
-        for convert in functions:
-            value = convert(value, column, connection)
-        values.append(value)
     return Game.from_db(connection.alias, columns, values)
 
 

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from django.db import connection
 from django.utils import timezone
 
+from config import plain_reads
 from scoring.models import Game
 from tournaments.models import Event, Round, Table
 
@@ -179,23 +180,12 @@ _PLACE_READS = (
 
 
 @functools.cache
-def _place_sql(vendor: str) -> tuple[str, list[tuple]]:
+def _place_sql(vendor: str) -> tuple[str, plain_reads.Converters]:
     """table_place's one statement, named from the models (tables and columns quoted for the
-    database, once per process), and the database's converters of each column (a datetime
-    comes back from SQLite as text, as the ORM would read it); shared by every thread, as
-    scoring.selectors._game_row_sql's are."""
+    database, once per process), and the ORM's converters of its columns (config.plain_reads)."""
     quote, aliases = connection.ops.quote_name, {Table: "t", Round: "r", Event: "e"}
-    columns, converters = [], []
-    for model, name in _PLACE_READS:
-        field = model._meta.get_field(name)
-        column = field.get_col(aliases[model])
-        columns.append(f"{aliases[model]}.{quote(field.column)}")
-        converters.append(
-            (
-                column,
-                [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)],
-            )
-        )
+    fields = [(model._meta.get_field(name), aliases[model]) for model, name in _PLACE_READS]
+    columns = [f"{alias}.{quote(field.column)}" for field, alias in fields]
     table, round_, event = (quote(model._meta.db_table) for model in (Table, Round, Event))
     sql = (
         f"SELECT {', '.join(columns)} FROM {table} t"  # noqa: S608
@@ -205,25 +195,17 @@ def _place_sql(vendor: str) -> tuple[str, list[tuple]]:
         f" r.{quote(Round._meta.get_field('event').column)}"
         f" WHERE t.{quote(Table._meta.get_field('game').column)} = %s"
     )
-    return sql, converters
+    return sql, plain_reads.converters(fields)
 
 
 def table_place(game_id: int) -> dict | None:
     """Where an event's table game is played: the event, the round and the table's number; and
     the round's clock if the event has one. None for a game no table plays. One plain SQL
-    statement: the table page asks it on every visit, and building the same read as a
-    queryset (select_related, only) cost ten times its round trip (docs/performance.md)."""
+    statement (config.plain_reads): the table page asks it on every visit."""
     sql, converters = _place_sql(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        row = cursor.fetchone()
-    if row is None:
+    values = plain_reads.one_row(sql, [game_id], converters)
+    if values is None:
         return None
-    values = []
-    for value, (column, functions) in zip(row, converters, strict=True):
-        for convert in functions:
-            value = convert(value, column, connection)
-        values.append(value)
     number, extra, round_number, *clock_values, event_name, minutes = values
     place = {"event": event_name, "round": round_number, "table": number}
     if minutes:

@@ -1,0 +1,51 @@
+"""One row read by a plain SQL statement and answered as the ORM would answer it.
+
+On the hottest paths (a deal's write, the keeper's page, the watchers' sheet) building the
+same read as a queryset cost several times its round trip (docs/performance.md, cost per
+request). A caller writes its statement from the models' names (tables and columns quoted by
+the database's own rules, once per process) and reads its row here: each value passes through
+the converters the ORM itself applies to that column (a datetime stored as text in SQLite, a
+JSON column), so the values are the ORM's, value for value (each caller's tests compare).
+
+The converters are made once per process and shared by every thread: a converter reads no
+state of the connection it came from but its time zone, which is a setting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from django.db import connection
+from django.db.models import Field
+
+#: A column as the ORM reads it, and the functions it passes each value through.
+Converters = list[tuple[object, list[Callable]]]
+
+
+def converters(fields: Sequence[tuple[Field, str]]) -> Converters:
+    """The ORM's converters of each (field, alias of its table in the statement)."""
+    found = []
+    for field, alias in fields:
+        column = field.get_col(alias)
+        functions = [
+            *connection.ops.get_db_converters(column),
+            *field.get_db_converters(connection),
+        ]
+        found.append((column, functions))
+    return found
+
+
+def one_row(sql: str, params: Sequence, columns: Converters) -> list | None:
+    """The statement's first row, each value converted as the ORM converts it; None when the
+    statement finds no row."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for value, (column, functions) in zip(row, columns, strict=True):
+        for convert in functions:
+            value = convert(value, column, connection)
+        values.append(value)
+    return values
