@@ -12,9 +12,9 @@ one small query that keeps it), sees it move, or until the poll's deadline.
 Python runs one thread of a process at a time, and four processes of two threads got
 through a round's burst in half the time eight threads did (bin/serve's comment); a
 hundred threads working at once would be worse. So every request that is not parked passes
-the **gate** (``working`` at once, a semaphore) for its work; a parked poll leaves it while
-it sleeps. At most ``threads - working`` polls park at once: the rest are answered at once,
-as before, and their page polls at its plain pace.
+the **gate** (``working`` at once, in the order they came: ``Gate``) for its work; a parked
+poll leaves it while it sleeps. At most ``threads - working`` polls park at once: the rest
+are answered at once, as before, and their page polls at its plain pace.
 
 Only a worker that says how many threads it serves with parks (``serve_with_threads``,
 config.gunicorn_workers.ThreadWorker); a sync worker (the PostgreSQL deploy's), a server of
@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
@@ -37,6 +38,37 @@ log = logging.getLogger(__name__)
 #: What a watch that failed reads as: never equal to a parked value, so its polls wake and
 #: go on to Django, which answers (and logs) as it always did.
 _UNREADABLE = object()
+
+
+class Gate:
+    """At most `places` threads inside at once, let in in the order they came. Not
+    threading.Semaphore: a thread it wakes must win the semaphore again against the threads
+    that just arrived, and at a round's burst (hundreds of requests on a process's threads at
+    once) some lost again and again: seconds of wait for a few while the rest went through
+    (bench.publish_rush, the site phase's p95). Here a place that is freed is handed to the
+    longest-waiting thread."""
+
+    def __init__(self, places: int) -> None:
+        self._free = places
+        self._lock = threading.Lock()
+        self._waiting: deque[threading.Lock] = deque()
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._free > 0:
+                self._free -= 1
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiting.append(turn)
+        turn.acquire()  # released by the thread that hands its place over
+
+    def __exit__(self, *exc_info) -> None:
+        with self._lock:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self._free += 1
 
 
 @dataclass(eq=False)
@@ -52,7 +84,7 @@ class Parking:
 
     def __init__(self, threads: int, working: int, tick: float = 1.0) -> None:
         self.room = max(0, threads - working)
-        self.gate = threading.BoundedSemaphore(max(1, working))
+        self.gate = Gate(max(1, working))
         self.tick = tick
         self._lock = threading.Lock()
         self._parked: dict[Hashable, tuple[Callable[[], object], set[_Spot]]] = {}

@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from config import parking as parking_module
 from config.door import Door, asked_wait
-from config.parking import Parking
+from config.parking import Gate, Parking
 from tests.test_door import call, environ, full, login_session
 from tournaments.rounds import web as rounds_web
 
@@ -268,3 +268,26 @@ def test_a_failing_watch_lets_the_poll_go_to_django(event):
     assert not thread.is_alive() and len(reads) == 2  # held, then let go at the first look
     assert got["answer"][0] == "304 Not Modified"
     assert got["answer"] == full(env)  # Django's own: the version stands
+
+
+def test_the_gate_lets_threads_in_in_the_order_they_came():
+    """A freed place goes to the thread that waited longest, never to one that just came
+    (a semaphore's woken thread may lose it again and again: seconds of wait at a burst)."""
+    gate, order = Gate(1), []
+
+    def enter(n: int) -> None:
+        with gate:
+            order.append(n)
+
+    gate.__enter__()
+    threads = []
+    for n in range(5):
+        threads.append(threading.Thread(target=enter, args=(n,)))
+        threads[-1].start()
+        until(lambda n=n: len(gate._waiting) == n + 1)
+    gate.__exit__(None, None, None)
+    for thread in threads:
+        thread.join(2)
+    assert order == [0, 1, 2, 3, 4]
+    with gate:  # every place given back
+        pass

@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 f" the standings polls {waiting['standings_cpu_ms_per_phone_minute']}, the"
                 f" 12 s polls {waiting['next_cpu_ms_per_phone_minute']}: ratio to the"
                 f" standings {waiting['ratio_held_per_phone_minute']}; publish to seen"
-                f" {held['part_seen_after_publish_start']}"
+                f" {held['part_seen_after_commit']}"
             )
     RESULTS.mkdir(exist_ok=True)
     out = args.out or RESULTS / ("publish_rush-quick.json" if args.quick else "publish_rush.json")

@@ -145,7 +145,7 @@ async def run_held_publish(
             for mine, phone in zip(phones, crowd, strict=True)
         ),
     )
-    start, done = published["publish_at"]
+    start, committed, done = published["publish_at"]
     tables = {player["id"]: player["table"] for player in published["players"]}
     for player, (_, text) in seen.items():
         if f"Table {tables[player]}" not in text and len(rush.stats.notes) < 20:
@@ -166,9 +166,10 @@ async def run_held_publish(
     return {
         "phones": len(crowd),
         "publish_s": round(done - start, 2),
-        "version_seen_after_publish_start": spread(versions, start),
+        "commit_after_publish_start_s": round(committed - start, 2),
+        "version_seen_after_commit": spread(versions, committed),
+        "part_seen_after_commit": spread(seen_at, committed),
         "part_seen_after_publish_start": spread(seen_at, start),
-        "part_seen_after_publish_done": spread(seen_at, done),
         "lasted_s": round(time.monotonic() - began, 2),
         "published": published,
     }
