@@ -41,12 +41,12 @@ _UNREADABLE = object()
 
 
 class Gate:
-    """At most `places` threads inside at once, let in in the order they came. Not
+    """At most `places` threads inside at once, let in in the order they came, as gunicorn's
+    queue of requests let them in when a process had only its few threads. Not
     threading.Semaphore: a thread it wakes must win the semaphore again against the threads
-    that just arrived, and at a round's burst (hundreds of requests on a process's threads at
-    once) some lost again and again: seconds of wait for a few while the rest went through
-    (bench.publish_rush, the site phase's p95). Here a place that is freed is handed to the
-    longest-waiting thread."""
+    that just arrived, so at a round's burst (hundreds of requests waiting on a process's
+    threads) one request could lose again and again while later ones went through. Here a
+    place that is freed is handed to the longest-waiting thread."""
 
     def __init__(self, places: int) -> None:
         self._free = places
