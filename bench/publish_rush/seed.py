@@ -89,9 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         from .recipes import capture
 
         found = capture(event, players, Path(os.environ[RECIPES_ENV]))
-    json.dump(
-        {"players": players, "recipes": found, "publish_at": [started_at, min(committed, default=done_at), done_at]}, sys.stdout
-    )
+    publish_at = [started_at, min(committed, default=done_at), done_at]
+    json.dump({"players": players, "recipes": found, "publish_at": publish_at}, sys.stdout)
     return 0
 
 
