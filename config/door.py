@@ -248,8 +248,10 @@ class Door:
         if environ.get("REQUEST_METHOD") != "GET" or not parking.has_room():
             return None
         found = self._match(environ.get("PATH_INFO", ""))
+        if found is None or found[0].watch is None:
+            return None
         seconds = asked_wait(environ)
-        if found is None or found[0].watch is None or seconds <= 0:
+        if seconds <= 0:
             return None
         door_answer, parts = found
         watch = partial(door_answer.watch, **parts)
