@@ -3,8 +3,8 @@
  *
  * The phone asks for a few bytes, the event's version, with the one it has as If-None-Match
  * and a wait marker (`?wait=`): the venue's server holds the ask until the version moves or
- * the wait is over (config/door.py, config/parking.py), so that a new round shows within a
- * second or two and a waiting phone asks about twice a minute. What the answer means:
+ * the wait is over (config/door.py, config/parking.py), so that a phone learns of a new round
+ * within a few seconds and asks about twice a minute while it waits. What the answer means:
  *
  * - "same": 304 (or the same version): held the whole wait, ask again at once; answered at
  *   once (a server that holds nothing, or has no room left), ask again at the page's pace,
