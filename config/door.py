@@ -27,6 +27,13 @@ door does not answer (static files, /api/, errors). When a request half would an
 answers. Only 2xx and 3xx answers leave by the door: an error is always Django's, logged by it
 (django.request). The access log is gunicorn's and sees every request alike; no poll the door
 answers is throttled.
+
+A poll may also **wait** (long-poll): a door answer with a ``watch`` whose request carries the
+wait marker (``?wait=<seconds>``, capped by settings.DOOR_WAIT_SECONDS) and is unchanged is
+held, not answered, while the server has threads to spare (config.parking): it is answered the
+moment what it stands on moves (it then goes on as any request: Django answers the new
+version), or at its deadline with the very answer the door made for it. Where nothing can
+wait (no parking, no room left) the unchanged answer leaves at once, as without the marker.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
+from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.contrib.sessions.middleware import SessionMiddleware
@@ -50,6 +59,7 @@ from django.utils.module_loading import import_string
 
 from config.csp import CSPMiddleware
 from config.input import UnstorableInputMiddleware, unstorable
+from config.parking import Parking, process_parking
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +70,16 @@ class DoorAnswer:
     the URL named `url_name`, its named groups as the URL's converters give them (strings);
     `answer(request, **groups)` returns the unchanged answer (204, 304, headed as the view
     heads it) or None for "ask Django". It may read one cache entry or send one indexed
-    SELECT; it may not read the user, the session, the messages or write anything."""
+    SELECT; it may not read the user, the session, the messages or write anything.
+
+    `watch(**groups)`, if given, lets the poll wait at the door: it returns what the answer
+    stands on now (one cache read, or on a miss the one small query that keeps it; None
+    for "nothing"), and a held poll is let go when it returns something else."""
 
     url_name: str
     pattern: re.Pattern[str]
     answer: Callable[..., HttpResponse | None]
+    watch: Callable[..., object] | None = None
 
 
 def _never(request: HttpRequest) -> HttpResponse:
@@ -158,22 +173,65 @@ def answers_from_settings() -> tuple[DoorAnswer, ...]:
     return tuple(import_string(name) for name in getattr(settings, "DOOR_ANSWERS", ()))
 
 
+def asked_wait(environ: dict) -> float:
+    """The seconds a poll asks to wait (its `wait` parameter), at most
+    settings.DOOR_WAIT_SECONDS; 0 when it asks none or nonsense."""
+    asked = parse_qs(environ.get("QUERY_STRING", "")).get("wait", [""])[-1]
+    if not asked.isdigit():
+        return 0.0
+    return float(min(int(asked), settings.DOOR_WAIT_SECONDS))
+
+
+#: Door(parking=...)'s default: this process's parking, once the server has said it may wait.
+_PROCESS = object()
+
+
 class Door:
-    """The WSGI application: a door answer's unchanged poll, else `application` (Django's)."""
+    """The WSGI application: a door answer's unchanged poll, else `application` (Django's).
+    With a `parking` (default: the process's, config.parking), every request but a held
+    poll passes its gate, and an unchanged poll that asks to wait is held."""
 
     def __init__(
         self,
         application: WSGIHandler,
         answers: Sequence[DoorAnswer] | None = None,
         steps: Sequence[Step] | None = None,
+        parking: Parking | None | object = _PROCESS,
     ) -> None:
         self.application = application
         self.answers = tuple(answers_from_settings() if answers is None else answers)
         self.steps = tuple(make_steps() if steps is None else steps)
         self.entering = [step.enter for step in self.steps if step.enter is not None]
         self.leaving = [step.leave for step in reversed(self.steps) if step.leave is not None]
+        self._parking = parking
+
+    @property
+    def parking(self) -> Parking | None:
+        """Read when the first request comes: the worker says it may wait before that."""
+        if self._parking is _PROCESS:
+            return process_parking()
+        return self._parking
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        parking = self.parking
+        if parking is None:
+            return self._serve(environ, start_response)
+        with parking.gate:
+            waiting = self._waiting(environ, parking)
+            if waiting is None:
+                return self._serve(environ, start_response)
+            door_answer, parts, watch, value, seconds = waiting
+            response = self._answer(environ, door_answer, parts)
+            if response is None:
+                return self.application(environ, start_response)
+        key = (door_answer.url_name, *sorted(parts.items()))
+        if parking.park(key, watch, value, seconds):
+            response.close()  # it moved: that request is over, Django answers a new one
+            with parking.gate:
+                return self._serve(environ, start_response)
+        return self._send(response, start_response)  # the deadline, or no room: unchanged
+
+    def _serve(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":
             found = self._match(environ.get("PATH_INFO", ""))
             if found is not None:
@@ -181,6 +239,28 @@ class Door:
                 if response is not None:
                     return self._send(response, start_response)
         return self.application(environ, start_response)
+
+    def _waiting(self, environ: dict, parking: Parking) -> tuple | None:
+        """A poll that asks to wait, while there is room: its door answer, its parts, its
+        watch and what that reads now; else None (served as ever). The watch is read before
+        the answer: a version that moves in between wakes the poll at the first look, never
+        leaves it asleep on a version its phone does not have."""
+        if environ.get("REQUEST_METHOD") != "GET" or not parking.has_room():
+            return None
+        found = self._match(environ.get("PATH_INFO", ""))
+        if found is None or found[0].watch is None:
+            return None
+        seconds = asked_wait(environ)
+        if seconds <= 0:
+            return None
+        door_answer, parts = found
+        watch = partial(door_answer.watch, **parts)
+        try:
+            value = watch()
+        except Exception:  # noqa: BLE001 - Django's full path answers and logs it
+            log.debug("the door did not hold %s", door_answer.url_name, exc_info=True)
+            return None
+        return door_answer, parts, watch, value, seconds
 
     def _match(self, path: str) -> tuple[DoorAnswer, dict[str, str]] | None:
         for door_answer in self.answers:

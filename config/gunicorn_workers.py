@@ -62,4 +62,11 @@ class SyncWorker(_JsonRefusals, _SyncWorker):
 
 
 class ThreadWorker(_JsonRefusals, _ThreadWorker):
-    """gunicorn's gthread worker, its refusals in JSON under /api/."""
+    """gunicorn's gthread worker, its refusals in JSON under /api/; it tells the site how many
+    threads it serves with, so that polls may wait at the door (config.parking)."""
+
+    def init_process(self):
+        from config.parking import serve_with_threads
+
+        serve_with_threads(self.cfg.threads)
+        super().init_process()

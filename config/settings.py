@@ -87,6 +87,12 @@ DOOR_ANSWERS = [
     "tournaments.rounds.views.public_next.NEXT_SEAT_VERSION_AT_DOOR",
     "tournaments.results.views.public_standings.STANDINGS_AT_DOOR",
 ]
+# A poll that asks to wait (long-poll, config.parking) is held at the door at most this long,
+# and what it waits on is looked at this often. Only where the server has threads to spare
+# (bin/serve); WORKING_THREADS of each process's threads do work at once, the others wait.
+DOOR_WAIT_SECONDS = 25
+DOOR_WAIT_TICK_SECONDS = 1.0
+WORKING_THREADS = env_int(os.environ, "WEB_WORKING_THREADS", default=2)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

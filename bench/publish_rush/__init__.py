@@ -44,7 +44,13 @@ the standings fragment every 15 s with its ETag (today's waiting phone), then, f
 "My next seat"'s few-byte version at its page's pace (VERSION_POLL_SECONDS, 4 s, or
 `--next-poll-seconds`) with its ETag; `--wait-repeat` times each, in turn, `--wait-seconds`
 each. The report's "waiting" compares the gunicorn CPU seconds of the two
-(docs/performance.md says what the next-seat phones may cost). After the
+(docs/performance.md says what the next-seat phones may cost). On SQLite
+(the venue's server, which holds asks: config.parking) a third kind in turn, "held": the
+same phones on "My next seat" as its page asks today, each ask held at the door until the
+version moves or DOOR_WAIT_SECONDS pass (bench/publish_rush/held.py); the report compares
+the gunicorn CPU per phone-minute of the three. Then round 1 is published among the held
+phones ("held_publish"): each fetches its own part once its ask answers the new version,
+and the report gives publish→seen seconds (p50, p95, from the publish's start). After the
 floor and site phases, a third, "next": the same visits, each a waiting phone whose version
 poll answers the new version and which then fetches its own part
 (`/events/<slug>/next/live/`, its "This is me" cookie), checked to name its table.

@@ -47,6 +47,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--wait-repeat", type=int, default=2, help="waiting phases, in turn, of each kind"
     )
+    parser.add_argument(
+        "--no-held",
+        dest="held",
+        action="store_false",
+        help="no held asks (on SQLite, the venue's server: a held phase and a held publish)",
+    )
     serve = serve_flags()  # the venue laptop's gunicorn, as bin/serve starts it
     parser.add_argument(
         "--sqlite-workers",
@@ -103,6 +109,16 @@ def main(argv: list[str] | None = None) -> int:
             f" {waiting['standings_cpu_s']} CPU s ({waiting['standings_polls']} polls):"
             f" ratio {waiting['ratio_cpu']}"
         )
+        if "held_cpu_s" in waiting:
+            held = figures["phases"]["held_publish"]
+            print(
+                f"{name}: held asks {waiting['held_cpu_ms_per_phone_minute']} CPU ms per phone"
+                f" and minute ({waiting['held_polls']} asks, {waiting['held_answers']} held);"
+                f" the standings polls {waiting['standings_cpu_ms_per_phone_minute']}, the"
+                f" 12 s polls {waiting['next_cpu_ms_per_phone_minute']}: ratio to the"
+                f" standings {waiting['ratio_held_per_phone_minute']}; publish to seen"
+                f" {held['part_seen_after_commit']}"
+            )
     RESULTS.mkdir(exist_ok=True)
     out = args.out or RESULTS / ("publish_rush-quick.json" if args.quick else "publish_rush.json")
     with open(out, "w") as file:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from bench.request_cost.recipes import RECIPES_ENV
 from bench.site_load.stack import drop_database, flush_redis, recreate_database, server_env
+from bench.venue.stack import SERVE_WORKER
 
 SETTINGS = "bench.floor.settings"
 PG_DATABASE = "bench358_rush"
@@ -75,6 +76,11 @@ def backend(
         gunicorn += ["--access-logfile", str(folder / "access.log")]
         gunicorn += ["--logger-class", "config.gunicorn_logging.RedactingLogger"]
         server = {"database": "SQLite (WAL, a file)", "cache": "files", "broker": "folders"}
-    gunicorn += ["--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)]
+    # The venue's worker class as bin/serve names it: its threads beyond the working few
+    # (WEB_WORKING_THREADS) hold the phones' waiting asks (config.parking).
+    worker_class = "gthread" if name == "pg" else SERVE_WORKER
+    gunicorn += ["--workers", str(workers), "--worker-class", worker_class]
+    gunicorn += ["--threads", str(threads)]
     server.update(gunicorn_workers=workers, gunicorn_threads=threads, settings=SETTINGS)
+    server.update(worker_class=worker_class, working_threads=env.get("WEB_WORKING_THREADS", 2))
     return Backend(name, env, gunicorn, server)

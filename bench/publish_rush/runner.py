@@ -19,6 +19,7 @@ from bench.site_load.report import load_average
 from bench.site_load.stack import ROOT, Processes, free_port, manage, wait_until_serving
 
 from .backends import backend
+from .held import HELD, HELD_LIVE, HELD_POLL, PUBLISH_POLL, run_held, run_held_publish
 from .load import FLOOR, ROUND, SEAT_LINK, SEAT_ME, SEAT_NAME, SITE, Rush, run_phase, visits
 from .waiting import (
     NEXT,
@@ -98,21 +99,37 @@ def summed(before: dict | None, done: dict) -> dict:
         key: round(before["cpu_seconds"][key] + done["cpu_seconds"][key], 2)
         for key in done["cpu_seconds"]
     }
-    return before | {
-        "polls": before["polls"] + done["polls"],
-        "lasted_s": round(before["lasted_s"] + done["lasted_s"], 2),
-        "cpu_seconds": cpu,
-        "repeats": before["repeats"] + 1,
-        "load_average": {
-            "before": before["load_average"]["before"],
-            "after": done["load_average"]["after"],
-        },
+    added = {
+        key: round(before[key] + done[key], 1)
+        for key in ("phone_seconds", "held_answers")
+        if key in done
     }
+    return (
+        before
+        | added
+        | {
+            "polls": before["polls"] + done["polls"],
+            "lasted_s": round(before["lasted_s"] + done["lasted_s"], 2),
+            "cpu_seconds": cpu,
+            "repeats": before["repeats"] + 1,
+            "load_average": {
+                "before": before["load_average"]["before"],
+                "after": done["load_average"]["after"],
+            },
+        }
+    )
+
+
+def per_phone_minute(phase: dict) -> float:
+    """gunicorn CPU ms per minute of one waiting phone: the phase's CPU over its phones'
+    time (a held phase says its own phone-seconds; a polling one lasts for all of them)."""
+    phone_seconds = phase.get("phone_seconds") or phase["phones"] * phase["lasted_s"]
+    return round(phase["cpu_seconds"]["gunicorn"] * 1000 * 60 / phone_seconds, 2)
 
 
 def waiting_cost(phases: dict) -> dict:
-    """The waiting phones' figures side by side: gunicorn CPU of each phase, per poll, and
-    the next-seat phase's over the standings phase's."""
+    """The waiting phones' figures side by side: gunicorn CPU of each phase, per poll and
+    per phone-minute, and the next-seat phases' over the standings phase's."""
     standings, nexts = phases["standings_wait"], phases["next_wait"]
     cpu_s = standings["cpu_seconds"]["gunicorn"]
     cpu_n = nexts["cpu_seconds"]["gunicorn"]
@@ -120,7 +137,20 @@ def waiting_cost(phases: dict) -> dict:
     def per_poll(phase: dict, cpu: float) -> float:
         return round(cpu * 1000 / phase["count"], 2) if phase["count"] else float("nan")
 
-    return {
+    held = {}
+    if "held_wait" in phases:
+        mine, theirs = per_phone_minute(phases["held_wait"]), per_phone_minute(standings)
+        held = {
+            "held_polls": phases["held_wait"]["polls"],
+            "held_answers": phases["held_wait"]["held_answers"],
+            "held_cpu_s": phases["held_wait"]["cpu_seconds"]["gunicorn"],
+            "held_cpu_ms_per_phone_minute": mine,
+            "ratio_held_per_phone_minute": round(mine / theirs, 2) if theirs else float("nan"),
+            "ratio_held_to_next_per_phone_minute": round(mine / per_phone_minute(nexts), 2),
+        }
+    return held | {
+        "standings_cpu_ms_per_phone_minute": per_phone_minute(standings),
+        "next_cpu_ms_per_phone_minute": per_phone_minute(nexts),
         "phones": standings["phones"],
         "seconds": standings["lasted_s"],
         "standings_poll_every_s": standings["poll_seconds"],
@@ -138,6 +168,8 @@ def waiting_cost(phases: dict) -> dict:
 
 
 def rush_once(args: argparse.Namespace, name: str) -> dict:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a held connection a phone
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     folder = Path(tempfile.mkdtemp(prefix="bench358-rush-"))
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
@@ -169,29 +201,52 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
             stats.declare(page, 200, 304)
         for page in NEXT:
             stats.declare(page, 200)
+        for poll in (HELD_POLL, PUBLISH_POLL):
+            stats.declare(poll, 200, 304)
+        stats.declare(HELD_LIVE, 200)
+        held = args.held and name == "sqlite"  # only the venue's server holds asks
         rush = Rush("127.0.0.1", port, slug, event["event_id"], event["round"], stats)
         # The phones waiting for the publish: on the standings page, then on "My next seat",
         # in turn `--wait-repeat` times (a shared machine's load drifts), the figures summed.
         phases = {}
+        kinds = [("standings_wait", STANDINGS_POLL), ("next_wait", NEXT_POLL)]
+        kinds += [("held_wait", HELD_POLL)] if held else []
+        known = asyncio.run(etag_of(rush, f"/events/{slug}/next/version/"))
         for repeat in range(args.wait_repeat):
-            for phase, poll in (("standings_wait", STANDINGS_POLL), ("next_wait", NEXT_POLL)):
+            for phase, poll in kinds:
                 time.sleep(args.pause)
                 done = measured(
                     processes,
-                    lambda poll=poll, repeat=repeat: run_waiting(
-                        rush,
-                        poll,
-                        args.players,
-                        args.wait_seconds,
-                        args.seed + repeat,
-                        args.next_poll_seconds,
+                    lambda poll=poll, repeat=repeat: (
+                        run_held(rush, args.players, args.wait_seconds, args.seed + repeat, known)
+                        if poll == HELD_POLL
+                        else run_waiting(
+                            rush,
+                            poll,
+                            args.players,
+                            args.wait_seconds,
+                            args.seed + repeat,
+                            args.next_poll_seconds,
+                        )
                     ),
                 )
                 print(f"{phase} {repeat + 1}: {done}", flush=True)
                 phases[phase] = summed(phases.get(phase), done)
-        known = asyncio.run(etag_of(rush, f"/events/{slug}/next/version/"))
         made = time.monotonic()
-        event.update(seed(stack.env, "--publish", str(event["event_id"])))
+
+        def publish() -> dict:
+            return seed(stack.env, "--publish", str(event["event_id"]))
+
+        if held:  # the phones held when the round comes out: how soon each sees it
+            time.sleep(args.pause)
+            phases["held_publish"] = measured(
+                processes,
+                lambda: run_held_publish(rush, event["phones"], known, publish, args.seed),
+            )
+            event.update(phases["held_publish"].pop("published"))
+            print(f"held_publish: {phases['held_publish']}", flush=True)
+        else:
+            event.update(publish())
         published_s = round(time.monotonic() - made, 2)
         print(f"{len(event['players'])} players, round 1 published in {published_s} s", flush=True)
         print(f"the floor's recipes (statements): {event.get('recipes')}", flush=True)
@@ -228,8 +283,14 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
     phases["floor"].update(floor)
     phases["site"].update(site)
     seat = figures(stats, (SEAT_NAME, SEAT_LINK, SEAT_ME))
-    for phase, names in (("standings_wait", (STANDINGS_POLL,)), ("next_wait", (NEXT_POLL,))):
-        phases[phase].update(figures(stats, names))
+    for phase, names in (
+        ("standings_wait", (STANDINGS_POLL,)),
+        ("next_wait", (NEXT_POLL,)),
+        ("held_wait", (HELD_POLL,)),
+        ("held_publish", HELD),
+    ):
+        if phase in phases:
+            phases[phase].update(figures(stats, names))
     phases["next"].update(figures(stats, NEXT))
     waiting = waiting_cost(phases)
     targets = {
@@ -253,8 +314,8 @@ def rush_once(args: argparse.Namespace, name: str) -> dict:
             "met": waiting["ratio_cpu"] <= 1.0,
         },
     }
-    for phase in ("standings_wait", "next_wait", "next"):
-        targets["errors"]["measured"] += phases[phase]["errors"]
+    for phase in ("standings_wait", "next_wait", "held_wait", "held_publish", "next"):
+        targets["errors"]["measured"] += phases.get(phase, {}).get("errors", 0)
     targets["errors"]["met"] = targets["errors"]["measured"] == 0
     report = {
         "server": stack.server,

@@ -41,10 +41,35 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.players is not None:
         event, _ = make_event(args.players // 3, 9, args.seed, publish=False)
-        json.dump({"slug": event.slug, "event_id": event.pk, "round": 1}, sys.stdout)
+        # Each phone's "This is me" already (the phones wait on "My next seat" before the
+        # publish: bench/publish_rush/held.py).
+        phones = [
+            {"id": entry.player_id, "me": identity_value(entry)} for entry in event.entries.all()
+        ]
+        json.dump(
+            {"slug": event.slug, "event_id": event.pk, "round": 1, "phones": phones}, sys.stdout
+        )
         return 0
+    import time
+
+    from tournaments.common import queue
+
     event = Event.objects.get(pk=args.publish)
+    # The clock the load generator's phones read too: the publish's start, its commit (its
+    # first task enqueued on commit: the pre-render, run here at once as the worker would
+    # start it) and its end.
+    committed = []
+    enqueue_now = queue.enqueue_now
+
+    def enqueued(name, *task_args):
+        committed.append(time.time())
+        return enqueue_now(name, *task_args)
+
+    queue.enqueue_now = enqueued
+    started_at = time.time()
     publish_first_round(event)
+    done_at = time.time()
+    queue.enqueue_now = enqueue_now
     round_ = Round.objects.get(event=event, number=1)
     # Each phone's "This is me" (the signed cookie a proven phone keeps: My next seat).
     me = {entry.player_id: identity_value(entry) for entry in event.entries.all()}
@@ -64,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         from .recipes import capture
 
         found = capture(event, players, Path(os.environ[RECIPES_ENV]))
-    json.dump({"players": players, "recipes": found}, sys.stdout)
+    publish_at = [started_at, min(committed, default=done_at), done_at]
+    json.dump({"players": players, "recipes": found, "publish_at": publish_at}, sys.stdout)
     return 0
 
 

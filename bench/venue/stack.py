@@ -17,6 +17,7 @@ from bench.site_load.stack import ROOT, Processes, free_port, manage, wait_until
 SERVE = ROOT / "bin" / "serve"
 SETTINGS = "bench.venue.settings"  # bench.floor.settings, the broker in the run's folder
 RESTARTED = "bench.venue: the worker stopped; starting it again"
+SERVE_WORKER = "config.gunicorn_workers.ThreadWorker"
 
 
 def serve_flags() -> dict[str, str]:
@@ -71,7 +72,8 @@ def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Pro
     processes = Processes(folder)
     port = free_port()
     gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
-    gunicorn += ["--workers", flags["workers"], "--worker-class", "gthread"]
+    # bin/serve's worker class: its threads beyond the working few hold polls (config.parking).
+    gunicorn += ["--workers", flags["workers"], "--worker-class", SERVE_WORKER]
     gunicorn += ["--threads", flags["threads"], "--access-logfile", str(folder / "access.log")]
     gunicorn += ["--logger-class", "config.gunicorn_logging.RedactingLogger"]
     worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat"]

@@ -1,10 +1,16 @@
 /* My next seat: the rules of the page a player's phone keeps open, pure, no page
  * (tournaments/rounds/views/public_next.py, docs/players-phones.md).
  *
- * The phone polls a few bytes, the event's version, with the one it has as If-None-Match:
+ * The phone asks for a few bytes, the event's version, with the one it has as If-None-Match
+ * and a wait marker (`?wait=`): the venue's server holds the ask until the version moves or
+ * the wait is over (config/door.py, config/parking.py), so that a phone learns of a new round
+ * within a few seconds and asks about twice a minute while it waits. What the answer means:
  *
- * - "same": 304 (or the same version): nothing to do until the next poll;
- * - "changed": a 200 naming another version: fetch this phone's part of the page;
+ * - "same": 304 (or the same version): held the whole wait, ask again at once; answered at
+ *   once (a server that holds nothing, or has no room left), ask again at the page's pace,
+ *   as a plain poll;
+ * - "changed": a 200 naming another version: fetch this phone's part of the page, then ask
+ *   again at once;
  * - "gone": 404, the event is no more: stop;
  * - "retry": anything else (offline, busy): ask again later, waiting longer each time.
  *
@@ -23,11 +29,20 @@
 })(this, function () {
   "use strict";
 
-  /* Milliseconds between two polls while all is well (the page says its own,
-   * tournaments.rounds.views.public_next.VERSION_POLL_SECONDS: a phone learns its new seat
-   * about 6 s after the publish, 15 s at most; the unchanged poll is answered before the
-   * site's middleware, docs/performance.md), and the most a failing phone waits. */
+  /* Milliseconds between two asks the server answered at once, while all is well (the page
+   * says its own, tournaments.rounds.views.public_next.VERSION_POLL_SECONDS: such a phone
+   * learns its new seat about 6 s after the publish, 15 s at most; the unchanged answer is
+   * made before the site's middleware, docs/performance.md), and the most a failing phone
+   * waits. */
   var POLL_MS = 12000;
+  /* Seconds the ask asks the server to hold it (the page says its own, WAIT_SECONDS). */
+  var WAIT_S = 25;
+  /* An unchanged answer that took at least this share of the wait asked was held; one that
+   * came sooner was answered at once (the server holds nothing, or had no room). */
+  var HELD_SHARE = 0.5;
+  /* How much longer than the wait the phone gives a held ask before it gives it up (a
+   * connection that died with the phone's sleep answers nothing, ever). */
+  var GIVE_UP_MS = 15000;
   /* What the player does in a round while the phone may poll at the slower pace the page
    * gives for it (PLAYING_POLL_SECONDS): their own game is being played, so no next round
    * can come before it is over (which moves the version too). */
@@ -52,6 +67,31 @@
    * being played, if the page gives one, else `fast`. */
   function pace(kind, fast, playing) {
     return PLAYING.indexOf(kind) >= 0 && playing > 0 ? playing : fast;
+  }
+
+  /* Seconds to ask the server to hold the ask while the part shown is `kind`: the page's
+   * `wait` (else WAIT_S), but none while the player's own game is played (no next round
+   * can come before it is over: a plain poll at the playing pace leaves the server's spare
+   * threads to the phones that wait). */
+  function waitSeconds(kind, wait) {
+    if (PLAYING.indexOf(kind) >= 0) return 0;
+    return wait >= 0 ? wait : WAIT_S;
+  }
+
+  /* The version's address with the wait marker (none when `wait` is 0). */
+  function askUrl(base, wait) {
+    if (!(wait > 0)) return base;
+    return base + (base.indexOf("?") >= 0 ? "&" : "?") + "wait=" + Math.round(wait);
+  }
+
+  /* Milliseconds until the next ask once `verdict` came `elapsed` ms after the ask that
+   * asked to be held `wait` s (0: a plain poll): at once after a held "same" or a "changed"
+   * of a held ask; else `delay` (the page's pace, longer after failures). */
+  function nextAsk(verdict, elapsed, wait, failures, random, pace) {
+    var holding = wait > 0;
+    if (holding && verdict === "changed" && !(failures > 0)) return 0;
+    if (holding && verdict === "same" && elapsed >= wait * 1000 * HELD_SHARE) return 0;
+    return delay(verdict === "retry" ? failures : 0, random, pace);
   }
 
   /* What a version poll's answer means (`known`: the version the page shows). */
@@ -96,6 +136,11 @@
   return {
     POLL_MS: POLL_MS,
     MAX_MS: MAX_MS,
+    WAIT_S: WAIT_S,
+    GIVE_UP_MS: GIVE_UP_MS,
+    waitSeconds: waitSeconds,
+    askUrl: askUrl,
+    nextAsk: nextAsk,
     VIBRATION: VIBRATION,
     delay: delay,
     pace: pace,

@@ -1,7 +1,9 @@
-/* My next seat: the page around static/js/next_seat.js (its rules). Polls the event's
- * version, fetches this phone's part when it moved and puts it in place; a new round shows
- * the banner, vibrates and beeps (WebAudio, once the page was touched: phones play no sound
- * before). Without JavaScript the page reloads itself (a meta refresh) and has a Refresh link. */
+/* My next seat: the page around static/js/next_seat.js (its rules). Asks for the event's
+ * version, held by the server until it moves (or answered at once, then asked again at the
+ * page's pace), fetches this phone's part when it moved and puts it in place; a new round
+ * shows the banner, vibrates and beeps (WebAudio, once the page was touched: phones play no
+ * sound before). A phone that wakes gives up the ask in flight and asks afresh. Without
+ * JavaScript the page reloads itself (a meta refresh) and has a Refresh link. */
 (function () {
   "use strict";
   var rules = window.NextSeat;
@@ -13,6 +15,8 @@
   var failures = 0;
   var timer = null;
   var stopped = false;
+  var asking = 0; // the number of the latest ask: an older one's answer is dropped
+  var aborter = null;
   var audio = null;
 
   function unlock() {
@@ -79,10 +83,31 @@
     });
   }
 
+  function currentWait() {
+    var wait = parseInt(section.getAttribute("data-wait-seconds"), 10);
+    return rules.waitSeconds(section.getAttribute("data-kind"), isFinite(wait) ? wait : -1);
+  }
+
   function poll() {
+    clearTimeout(timer);
+    if (aborter) aborter.abort();
+    aborter = window.AbortController ? new AbortController() : null;
+    var mine = ++asking;
+    var wait = currentWait();
     var known = section.getAttribute("data-version");
-    var headers = { "If-None-Match": rules.ifNoneMatch(known) };
-    fetch(versionUrl, { cache: "no-store", credentials: "same-origin", headers: headers })
+    var options = {
+      cache: "no-store",
+      credentials: "same-origin",
+      headers: { "If-None-Match": rules.ifNoneMatch(known) },
+    };
+    var giveUp = null;
+    if (aborter) {
+      options.signal = aborter.signal;
+      giveUp = setTimeout(aborter.abort.bind(aborter), wait * 1000 + rules.GIVE_UP_MS);
+    }
+    var started = Date.now();
+    var verdict = "retry";
+    fetch(rules.askUrl(versionUrl, wait), options)
       .then(function (answer) {
         if (answer.status !== 200) return [answer.status, ""];
         return answer.text().then(function (body) {
@@ -90,23 +115,30 @@
         });
       })
       .then(function (got) {
-        var verdict = rules.versionVerdict(got[0], got[1], known);
+        if (mine !== asking) return true; // a newer ask took its place: it decides
+        verdict = rules.versionVerdict(got[0], got[1], known);
         if (verdict === "gone") stopped = true;
         if (verdict === "changed") return fetchLive();
         return verdict !== "retry";
       })
-      .then(
-        function (ok) {
-          failures = ok ? 0 : failures + 1;
-        },
-        function () {
+      .catch(function () {
+        return false; // offline, or given up: a failure like any other
+      })
+      .then(function (ok) {
+        clearTimeout(giveUp);
+        if (mine !== asking) return;
+        aborter = null;
+        if (ok) {
+          failures = 0;
+        } else {
           failures += 1;
+          verdict = "retry";
         }
-      )
-      .then(schedule);
+        schedule(verdict, Date.now() - started, wait);
+      });
   }
 
-  function schedule() {
+  function schedule(verdict, elapsed, wait) {
     clearTimeout(timer);
     // The section is replaced with each new part: its kind and the paces are read afresh.
     var pace = rules.pace(
@@ -114,20 +146,21 @@
       parseInt(section.getAttribute("data-poll-seconds"), 10) * 1000,
       parseInt(section.getAttribute("data-playing-poll-seconds"), 10) * 1000
     );
-    if (!stopped) timer = setTimeout(poll, rules.delay(failures, Math.random(), pace));
+    if (stopped) return;
+    timer = setTimeout(poll, rules.nextAsk(verdict, elapsed, wait, failures, Math.random(), pace));
   }
 
-  // A phone taken out of the pocket asks at once (a hidden page's timers are slowed down).
+  // A phone taken out of the pocket asks at once (a hidden page's timers are slowed down,
+  // and the held ask's connection may have died with the phone's sleep).
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && !stopped) {
-      clearTimeout(timer);
-      poll();
-    }
+    if (!document.hidden && !stopped) poll();
   });
   if (banner) {
     banner.addEventListener("click", function () {
       banner.hidden = true;
     });
   }
-  schedule();
+  // The first ask at once when it may be held (it then waits at the server); a plain poll
+  // (the player's game being played) at the page's pace.
+  schedule("same", Infinity, currentWait());
 })();

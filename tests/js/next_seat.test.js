@@ -44,6 +44,51 @@ test("a failing poll waits longer each time, never more than two minutes and a b
   assert.equal(rules.delay(3, 0.5, 300000), 300000);
 });
 
+test("the ask asks to be held the page's wait, but not while the player's game is played", () => {
+  assert.equal(rules.waitSeconds("no_round", 25), 25);
+  assert.equal(rules.waitSeconds("played", 10), 10);
+  for (const kind of ["bye", "left", "not_in_round", "withdrawn", ""]) {
+    assert.equal(rules.waitSeconds(kind, 25), 25, kind);
+  }
+  assert.equal(rules.waitSeconds("seat", 25), 0);
+  // A page that says no wait: the module's own.
+  assert.equal(rules.waitSeconds("played", -1), rules.WAIT_S);
+  assert.equal(rules.WAIT_S, 25);
+});
+
+test("the wait marker goes on the version's address, none for a plain poll", () => {
+  assert.equal(rules.askUrl("/events/a/next/version/", 25), "/events/a/next/version/?wait=25");
+  assert.equal(rules.askUrl("/v/?x=1", 25), "/v/?x=1&wait=25");
+  assert.equal(rules.askUrl("/events/a/next/version/", 0), "/events/a/next/version/");
+});
+
+test("a held 304 is asked again at once; one answered at once waits the page's pace", () => {
+  // Held its whole wait (25 s), or most of it: the next ask goes at once, to be held again.
+  assert.equal(rules.nextAsk("same", 25010, 25, 0, 0.5, 12000), 0);
+  assert.equal(rules.nextAsk("same", 12500, 25, 0, 0.5, 12000), 0);
+  // Answered at once (a server that holds nothing, or had no room): a plain poll's pace,
+  // never a loop of asks.
+  assert.equal(rules.nextAsk("same", 40, 25, 0, 0.5, 12000), 12000);
+  assert.equal(rules.nextAsk("same", 12000, 25, 0, 0, 12000), 9600);
+  // A plain poll (no wait asked) keeps its pace however long the answer took.
+  assert.equal(rules.nextAsk("same", 30000, 0, 0, 0.5, 15000), 15000);
+});
+
+test("a new version, once its part is shown, is followed by a held ask at once", () => {
+  assert.equal(rules.nextAsk("changed", 3000, 25, 0, 0.5, 12000), 0);
+  assert.equal(rules.nextAsk("changed", 10, 25, 0, 0.5, 12000), 0);
+  assert.equal(rules.nextAsk("changed", 10, 0, 0, 0.5, 15000), 15000);
+});
+
+test("a failing ask backs off as a failing poll, held or not", () => {
+  assert.equal(rules.nextAsk("retry", 50, 25, 1, 0.5, 12000), 24000);
+  assert.equal(rules.nextAsk("retry", 40000, 25, 2, 0.5, 12000), 48000);
+  assert.equal(rules.nextAsk("retry", 50, 25, 30, 0.5, 12000), rules.MAX_MS);
+  assert.equal(rules.nextAsk("retry", 50, 0, 1, 0.5, 15000), 30000);
+  // A held ask gives up a while after its wait: a connection dead with the phone's sleep.
+  assert.ok(rules.GIVE_UP_MS >= 5000 && rules.GIVE_UP_MS <= 30000);
+});
+
 test("a 304 or the same version is nothing new; another version is", () => {
   assert.equal(rules.versionVerdict(304, "", "abc"), "same");
   assert.equal(rules.versionVerdict(200, "abc\n", "abc"), "same");

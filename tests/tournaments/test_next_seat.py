@@ -100,8 +100,9 @@ def test_before_any_round_the_phone_waits_with_the_poll_in_place(event):
     poll = reverse("tournaments:next_seat_version", args=[event.slug])
     assert f'data-version-url="{poll}"' in body
     assert "next_seat_page.js" in body
-    # A few seconds (its 304 is answered at the door, config.door): a phone learns its new
-    # seat within them of the version moving.
+    # The ask is held at the door until the version moves (config.door, config.parking),
+    # 25 s at most; where the server holds nothing, a plain poll every 12 s.
+    assert 'data-wait-seconds="25"' in body
     assert 'data-poll-seconds="12"' in body
     # ... and at the standings' pace while the player's own game is played (next_seat.js).
     assert 'data-playing-poll-seconds="15"' in body

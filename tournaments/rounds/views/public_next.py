@@ -4,21 +4,29 @@ published, and between rounds the player's last result and place in the standing
 (tournaments.rounds.presenters.next_seat), for the player this phone proved to be ("This is
 me", tournaments.events.selectors.identity); a phone that proved nobody is asked who it is.
 
-Waiting stays cheap: the page (static/js/next_seat_page.js) polls `next_seat_version` every
-VERSION_POLL_SECONDS (PLAYING_POLL_SECONDS while the player's game is being played) and at
-once when the phone is woken, a few bytes the same for every
-phone of the event, kept in the shared cache (tournaments.rounds.web.phone_version); with the
-version it has as If-None-Match the answer is a 304 that reads nothing but that cache entry,
-answered at the door (config.door: before the middleware, `NEXT_SEAT_VERSION_AT_DOOR`), so
-that a room of phones may poll every few seconds. Only when the version moves (a round
-published or closed, the standings rebuilt) does it fetch its own `next_seat_live`. Without
-JavaScript the page reloads itself every REFRESH_SECONDS and has a Refresh link.
+Waiting stays cheap, and a new round shows within a few seconds: the page
+(static/js/next_seat_page.js) asks for `next_seat_version`, a few bytes the same for every
+phone of the event kept in the shared cache (tournaments.rounds.web.phone_version), with the
+version it has as If-None-Match and a wait marker (`?wait=WAIT_SECONDS`). While it is
+unchanged the answer is a 304 that reads nothing but that cache entry, made at the door
+(config.door: before the middleware, `NEXT_SEAT_VERSION_AT_DOOR`), and **held** there on the
+venue laptop (config.parking: a sleeping thread, one watcher a process looking at the kept
+version once a second) until the version moves (a round published or closed, the standings
+rebuilt: then the view answers the new version, and the page fetches its own
+`next_seat_live`) or WAIT_SECONDS pass (the same 304; the page asks again at once). Where the
+server holds nothing (the hosted site's sync workers, or every spare thread already holding
+one) the 304 comes at once, and the page asks again every VERSION_POLL_SECONDS, as a plain
+poll; while the player's own game is played it asks without waiting, every
+PLAYING_POLL_SECONDS. A phone that wakes asks at once. Measured: docs/performance.md, "My
+next seat". Without JavaScript the page reloads itself every REFRESH_SECONDS and has a
+Refresh link.
 """
 
 from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_cache_control
@@ -34,12 +42,15 @@ from tournaments.rounds.presenters.next_seat import next_seat
 from tournaments.rounds.web import event_seat_map, kept_phone_version, phone_version
 
 PAGE = PAGES + "next.html"
-#: How often the page asks for the version (spread by ±20 %, static/js/next_seat.js): a new
-#: round shows on a waiting phone within this of its publishing (the publish renews the kept
-#: version at once, tournaments.tasks.prerender_round). Its 304 is answered at the door, and
-#: at this pace a thousand waiting phones cost as much as the standings page's polls every
-#: 15 s, measured (docs/performance.md); faster would cost more than that.
+#: How often the page asks for the version when the server answers its wait at once (no
+#: parking, or no room left; spread by ±20 %, static/js/next_seat.js): a new round then shows
+#: within this of its publishing (the publish renews the kept version at once,
+#: tournaments.tasks.prerender_round). At this pace a thousand waiting phones cost as much as
+#: the standings page's polls every 15 s, measured (docs/performance.md); faster would cost
+#: more than that. A held ask is asked again at once when it is answered.
 VERSION_POLL_SECONDS = 12
+#: How long the page asks the door to hold its ask (the door caps it: DOOR_WAIT_SECONDS).
+WAIT_SECONDS = settings.DOOR_WAIT_SECONDS
 #: ... but while the player's own game is being played ("seat"), at the standings' pace: no
 #: next round can come before theirs is over, and a room of phones at the tables then costs
 #: less than the standings' polls did.
@@ -57,6 +68,7 @@ def _context(request, event: Event) -> dict:
         "refresh_seconds": REFRESH_SECONDS,
         "poll_seconds": VERSION_POLL_SECONDS,
         "playing_poll_seconds": PLAYING_POLL_SECONDS,
+        "wait_seconds": WAIT_SECONDS,
     }
     if entry is None:
         return context
@@ -95,7 +107,8 @@ def next_seat_live(request, event: Event):
 @require_GET
 def next_seat_version(request, slug: str):
     """The event's phone version, a few bytes the same for every phone: 304 while the poll's
-    If-None-Match is still it (no query; one small shared-cache read)."""
+    If-None-Match is still it (no query; one small shared-cache read). Its wait marker is the
+    door's (config.door): here, as on a server that holds nothing, it is answered at once."""
     version = phone_version(slug)
     if version is None:
         return no_such_event(request)
@@ -115,8 +128,11 @@ def _version_at_door(request, slug: str) -> HttpResponse | None:
 
 
 #: settings.DOOR_ANSWERS names it; the path is tournaments.public_urls's "next_seat_version".
+#: A held poll watches the event's version as the view reads it (the kept one; on a miss, the
+#: one small query that keeps it again: once per process every two seconds at most).
 NEXT_SEAT_VERSION_AT_DOOR = DoorAnswer(
     "tournaments:next_seat_version",
     re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/next/version/"),
     _version_at_door,
+    watch=phone_version,
 )

@@ -1,0 +1,293 @@
+"""Polls that wait at the door (config.door, config.parking): "My next seat"'s version poll with
+a wait marker is held while its version stands, answered with Django's 200 soon after the
+version moves, and at its deadline with exactly the 304 the door answers today; where nothing
+may wait (no room, a server without spare threads) it is answered at once; the gate lets no
+more than its few requests work at once, and a held poll does not hold it.
+
+As tests/test_door.py: WSGI applications called with environ dicts, answers compared byte for
+byte with Django's own. Waits here are a fraction of a second (the watcher looks every 50 ms).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIHandler
+from django.test import override_settings
+from django.urls import reverse
+
+from config import parking as parking_module
+from config.door import Door, asked_wait
+from config.parking import Gate, Parking
+from tests.test_door import call, environ, full, login_session
+from tournaments.rounds import web as rounds_web
+
+pytestmark = pytest.mark.django_db
+
+TICK = 0.05
+
+
+@pytest.fixture
+def event(monkeypatch):
+    from tournaments.events.services.event import club_create, event_create
+    from tournaments.events.services.registration import players_register
+
+    # The kept version outlives the test: the watcher (another thread) reads the cache only.
+    monkeypatch.setattr(rounds_web, "PHONE_VERSION_SECONDS", 600)
+    event = event_create(club=club_create(name="Club"), name="Night", seed=3)
+    players_register(event=event, names=["Ana", "Boris", "Vera"], checked_in=True)
+    cache.clear()
+    return event
+
+
+def version_of(event) -> str:
+    status, _, body = full(environ(reverse("tournaments:next_seat_version", args=[event.slug])))
+    assert status == "200 OK"
+    return body.decode()
+
+
+def waiting_poll(event, version: str, wait: int = 25, **headers) -> dict:
+    path = reverse("tournaments:next_seat_version", args=[event.slug])
+    return environ(path, query=f"wait={wait}", If_None_Match=f'"{version}"', **headers)
+
+
+def publish(event) -> str:
+    """What a publish does to the kept version (tournaments.tasks.prerender_round renews it)."""
+    cache.set(rounds_web._phone_version_key(event.slug), "0123456789abcdef", 600)
+    return "0123456789abcdef"
+
+
+def in_thread(application, env: dict) -> tuple[threading.Thread, dict]:
+    got = {}
+
+    def run():
+        started = time.monotonic()
+        got["answer"] = call(application, env)
+        got["seconds"] = time.monotonic() - started
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, got
+
+
+def until(condition, seconds: float = 2.0) -> None:
+    ends = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < ends, "waited in vain"
+        time.sleep(0.01)
+
+
+def test_a_held_poll_gets_the_new_version_soon_after_it_moves(event):
+    version = version_of(event)
+    parking = Parking(threads=8, working=2, tick=TICK)
+    env = waiting_poll(event, version)
+    thread, got = in_thread(Door(WSGIHandler(), parking=parking), env)
+    until(lambda: parking.parked == 1)
+    time.sleep(0.3)
+    assert thread.is_alive() and parking.parked == 1  # held, not answered
+    moved = time.monotonic()
+    new = publish(event)
+    thread.join(2)
+    assert not thread.is_alive()
+    assert time.monotonic() - moved < 1.0  # a tick or two, here 50 ms each
+    status, headers, body = got["answer"]
+    assert (status, body) == ("200 OK", new.encode())
+    assert got["answer"] == full(env)  # Django's own answer of the new version
+    assert parking.parked == 0
+
+
+@override_settings(DOOR_WAIT_SECONDS=1)
+def test_at_its_deadline_the_held_poll_gets_todays_304(event):
+    version = version_of(event)
+    parking = Parking(threads=8, working=2, tick=TICK)
+    for headers in ({}, {"Accept-Language": "bg"}, {"Cookie": "csrftoken=" + "a" * 32}):
+        env = waiting_poll(event, version, wait=25, **headers)  # capped to the setting's 1 s
+        started = time.monotonic()
+        answer = call(Door(WSGIHandler(), parking=parking), env)
+        assert 0.9 < time.monotonic() - started < 2.0
+        assert answer[0] == "304 Not Modified"
+        assert answer == full(env)
+        plain = dict(env, QUERY_STRING="")  # today's poll, without the marker, at the door
+        assert answer == call(Door(WSGIHandler(), parking=None), plain)
+
+
+def test_without_room_the_poll_is_answered_at_once(event):
+    version = version_of(event)
+    env = waiting_poll(event, version)
+    for parking in (Parking(threads=2, working=2, tick=TICK), None):
+        started = time.monotonic()
+        answer = call(Door(WSGIHandler(), parking=parking), env)
+        assert time.monotonic() - started < 0.5
+        assert answer[0] == "304 Not Modified" and answer == full(env)
+    # Room for one: the second waits no more than today's poll.
+    parking = Parking(threads=3, working=2, tick=TICK)
+    door = Door(WSGIHandler(), parking=parking)
+    thread, first = in_thread(door, env)
+    until(lambda: parking.parked == 1)
+    started = time.monotonic()
+    assert call(door, env)[0] == "304 Not Modified"
+    assert time.monotonic() - started < 0.5
+    publish(event)
+    thread.join(2)
+    assert first["answer"][0] == "200 OK"
+
+
+def test_a_server_that_spares_no_thread_never_holds(event, settings):
+    """The sync worker (the hosted site) says nothing of threads: no parking, no gate; nor
+    does a gthread server of no more threads than may work at once."""
+    settings.WORKING_THREADS = 2
+    for threads in (0, 1, 2):
+        parking_module.serve_with_threads(threads)
+        assert parking_module.process_parking() is None
+        assert Door(WSGIHandler()).parking is None
+    parking_module.serve_with_threads(64)
+    try:
+        made = parking_module.process_parking()
+        assert made is not None and made.room == 62
+        assert parking_module.process_parking() is made  # one a process
+    finally:
+        parking_module.serve_with_threads(0)
+    from config.gunicorn_workers import SyncWorker, ThreadWorker
+
+    assert "init_process" in ThreadWorker.__dict__
+    assert "init_process" not in SyncWorker.__dict__
+
+
+def test_only_the_versions_poll_may_wait_and_only_as_asked(event):
+    version = version_of(event)
+    parking = Parking(threads=8, working=2, tick=TICK)
+    door = Door(WSGIHandler(), parking=parking)
+    standings = reverse("tournaments:standings_live", args=[event.slug])
+    _, headers, _ = full(environ(standings))
+    tag = dict(headers)["ETag"]
+    path = reverse("tournaments:next_seat_version", args=[event.slug])
+    cases = [
+        environ(standings, query="wait=25", If_None_Match=tag),  # no watch: never held
+        environ(path, query="wait=0", If_None_Match=f'"{version}"'),
+        environ(path, query="wait=soon", If_None_Match=f'"{version}"'),
+        environ(path, "HEAD", query="wait=25", If_None_Match=f'"{version}"'),
+        environ(path, query="wait=25", If_None_Match='"0000"'),  # not unchanged: Django's 200
+    ]
+    for env in cases:
+        started = time.monotonic()
+        answer = call(door, env)
+        assert time.monotonic() - started < 0.5
+        assert answer == full(env)
+
+
+def test_the_wait_asked_is_capped(settings):
+    settings.DOOR_WAIT_SECONDS = 25
+    for query, seconds in [("wait=10", 10), ("wait=600", 25), ("", 0), ("wait=-3", 0)]:
+        assert asked_wait({"QUERY_STRING": query}) == seconds
+    assert asked_wait({"QUERY_STRING": "wait=1&wait=7"}) == 7
+
+
+def test_held_polls_keep_their_own_answers(event):
+    """Phones of other languages, sessions and cookies held together: each is let go with its
+    own answer, byte for byte Django's for its request, no header of another's."""
+    version = version_of(event)
+    parking = Parking(threads=8, working=2, tick=TICK)
+    door = Door(WSGIHandler(), parking=parking)
+    heads = [
+        {},
+        {"Accept-Language": "bg"},
+        {"Cookie": f"sessionid={login_session()}; csrftoken={'b' * 32}"},
+        {"Cookie": "csrftoken=short"},  # Django replaces a bad CSRF cookie with a new one
+    ]
+    envs = [waiting_poll(event, version, **head) for head in heads]
+    held = [in_thread(door, env) for env in envs]
+    until(lambda: parking.parked == len(envs))
+    publish(event)
+    for (thread, got), env, head in zip(held, envs, heads, strict=True):
+        thread.join(2)
+        status, headers, body = got["answer"]
+        assert status == "200 OK"
+        cookies = [v for k, v in headers if k == "Set-Cookie"]
+        if head.get("Cookie") == "csrftoken=short":
+            assert len(cookies) == 1 and "csrftoken=" in cookies[0]
+            continue  # a new random token: compared in tests/test_door.py, masked
+        assert got["answer"] == full(env)
+        assert not cookies
+        assert dict(headers)["Content-Language"] == ("bg" if "bg" in str(head) else "en")
+
+
+def test_the_gate_lets_its_few_work_at_once_and_a_held_poll_is_not_one(event):
+    version = version_of(event)
+    working, busiest, lock = [0], [0], threading.Lock()
+    django = WSGIHandler()
+
+    def counting(env, start_response):
+        with lock:
+            working[0] += 1
+            busiest[0] = max(busiest[0], working[0])
+        time.sleep(0.05)
+        with lock:
+            working[0] -= 1
+        return django(env, start_response)
+
+    parking = Parking(threads=16, working=2, tick=TICK)
+    door = Door(counting, parking=parking)
+    # Two polls held take no working place from the pages that come meanwhile.
+    held = [in_thread(door, waiting_poll(event, version)) for _ in range(2)]
+    until(lambda: parking.parked == 2)
+    page = environ(reverse("tournaments:next_seat_version", args=[event.slug]))
+    pages = [in_thread(door, page) for _ in range(8)]
+    for thread, got in pages:
+        thread.join(5)
+        assert got["answer"][0] == "200 OK" and got["seconds"] < 2
+    assert busiest[0] == 2
+    assert parking.parked == 2
+    publish(event)
+    for thread, got in held:
+        thread.join(2)
+        assert got["answer"][0] == "200 OK"
+    assert busiest[0] == 2
+
+
+def test_a_failing_watch_lets_the_poll_go_to_django(event):
+    from tournaments.rounds.views.public_next import NEXT_SEAT_VERSION_AT_DOOR
+
+    version = version_of(event)
+    reads = []
+
+    def flaky(slug):
+        reads.append(slug)
+        if len(reads) > 1:
+            raise RuntimeError("the cache went away")
+        return rounds_web.phone_version(slug)
+
+    answers = [replace(NEXT_SEAT_VERSION_AT_DOOR, watch=flaky)]
+    parking = Parking(threads=8, working=2, tick=TICK)
+    env = waiting_poll(event, version)
+    thread, got = in_thread(Door(WSGIHandler(), answers, parking=parking), env)
+    thread.join(2)
+    assert not thread.is_alive() and len(reads) == 2  # held, then let go at the first look
+    assert got["answer"][0] == "304 Not Modified"
+    assert got["answer"] == full(env)  # Django's own: the version stands
+
+
+def test_the_gate_lets_threads_in_in_the_order_they_came():
+    """A freed place goes to the thread that waited longest, never to one that just came
+    (a semaphore's woken thread may lose it again and again: seconds of wait at a burst)."""
+    gate, order = Gate(1), []
+
+    def enter(n: int) -> None:
+        with gate:
+            order.append(n)
+
+    gate.__enter__()
+    threads = []
+    for n in range(5):
+        threads.append(threading.Thread(target=enter, args=(n,)))
+        threads[-1].start()
+        until(lambda n=n: len(gate._waiting) == n + 1)
+    gate.__exit__(None, None, None)
+    for thread in threads:
+        thread.join(2)
+    assert order == [0, 1, 2, 3, 4]
+    with gate:  # every place given back
+        pass
