@@ -86,10 +86,12 @@ def same_as_full(env: dict, answer) -> None:
 
 def masked(answer):
     """An answer with its new CSRF cookie and token masked: random in each answer, as in
-    Django's own (its error pages and a malformed cookie's replacement set one)."""
+    Django's own (its error pages and a malformed cookie's replacement set one); and the
+    cookie's expiry, a year from the second it was set (two answers may straddle one)."""
     status, headers, body = answer
     body = re.sub(rb'(name="csrfmiddlewaretoken" value=")[^"]+', rb"\1...", body)
-    return status, [(k, re.sub("csrftoken=[^;]+", "csrftoken=…", v)) for k, v in headers], body
+    cookie = re.compile("csrftoken=[^;]+(; expires=[^;]+)?")
+    return status, [(k, cookie.sub("csrftoken=…; expires=…", v)) for k, v in headers], body
 
 
 def same_but_the_csrf_token(one, other) -> None:
