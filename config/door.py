@@ -59,7 +59,7 @@ from django.utils.module_loading import import_string
 
 from config.csp import CSPMiddleware
 from config.input import UnstorableInputMiddleware, unstorable
-from config.parking import Parking, process_parking
+from config.parking import Parking, process_parking, release_connections
 
 log = logging.getLogger(__name__)
 
@@ -225,6 +225,7 @@ class Door:
             if response is None:
                 return self.application(environ, start_response)
         key = (door_answer.url_name, *sorted(parts.items()))
+        release_connections()  # a sleeping poll holds no connection the working threads need
         if parking.park(key, watch, value, seconds):
             response.close()  # it moved: that request is over, Django answers a new one
             with parking.gate:

@@ -130,8 +130,13 @@ def allowed_hosts_from_env(environ: Mapping[str, str], *, debug: bool) -> list[s
     return list(DEVELOPMENT_ALLOWED_HOSTS) if debug else []
 
 
-def database_from_env(environ: Mapping[str, str], *, default_sqlite_path: Path) -> dict:
-    """The default database from DATABASE_URL, or a SQLite file at ``default_sqlite_path``."""
+def database_from_env(
+    environ: Mapping[str, str], *, default_sqlite_path: Path, pool_size: int | None = None
+) -> dict:
+    """The default database from DATABASE_URL, or a SQLite file at ``default_sqlite_path``.
+    `pool_size`: on PostgreSQL, the process's connections are a pool of at most this many,
+    shared by its threads, instead of one kept by each thread (config.parking's
+    database_connections says when and why); SQLite has no pool and ignores it."""
     url = env_str(environ, "DATABASE_URL", default=f"sqlite:///{default_sqlite_path}")
     try:  # environs' dj_db_url parser (dj-database-url)
         config = MappingEnv({"DATABASE_URL": url}).dj_db_url(
@@ -140,6 +145,15 @@ def database_from_env(environ: Mapping[str, str], *, default_sqlite_path: Path) 
     except environs.EnvValidationError as exc:
         detail = exc.__cause__.__cause__ if exc.__cause__ is not None else None
         raise ImproperlyConfigured(f"DATABASE_URL could not be read: {detail or exc}") from exc
+    if pool_size is not None and config["ENGINE"] == "django.db.backends.postgresql":
+        # Django's psycopg pool: a request takes a connection at its first query and gives it
+        # back at its end; a pool keeps its connections, so none is kept besides (age 0).
+        config["CONN_MAX_AGE"] = 0
+        config.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": pool_size,
+            "timeout": POOL_WAIT_SECONDS,
+        }
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # Connections are kept (conn_max_age above), as on PostgreSQL: opening one per request
         # costs Django's setup of the connection (its SQL functions, the pragmas below) and,
@@ -156,6 +170,10 @@ def database_from_env(environ: Mapping[str, str], *, default_sqlite_path: Path) 
         )
     return config
 
+
+#: How long a request waits for a pooled connection before it fails (a 500, logged): never
+#: in practice, as a pool has a connection for every thread that may work at once.
+POOL_WAIT_SECONDS = 10
 
 LOCAL_MEMORY_CACHE = "django.core.cache.backends.locmem.LocMemCache"
 SHARED_REDIS_CACHE = "config.shared_cache.SharedRedisCache"

@@ -31,7 +31,6 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import close_old_connections
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +142,26 @@ class Parking:
             for spot in spots:
                 if spot.value != now:
                     spot.woken.set()
-        close_old_connections()  # a watch's query, as at a request's end
+        release_connections()  # a watch's query, as at a request's end
+
+
+def release_connections() -> None:
+    """Give back this thread's database connections as at a request's end: a parked poll and
+    the watcher hold none while they sleep (with a pool, database_connections, they go back
+    to it; a connection kept a thread stays, as it does between requests)."""
+    from django.db import close_old_connections  # not at import: settings import this module
+
+    close_old_connections()
+
+
+def database_connections(working: int) -> int | None:
+    """The database connections a process needs at most when it parks polls: one for each
+    of its `working` threads and one for the watcher; None when it parks none (then each
+    thread keeps its own, as ever). A process of 512 threads that each kept one would ask
+    PostgreSQL for more than it allows (its max_connections, 100 by default): so on
+    PostgreSQL such a process shares a pool of this size (config.env.database_from_env).
+    Read by the settings, after the worker said how many threads it serves with."""
+    return working + 1 if _threads > working else None
 
 
 #: The threads this process's server runs requests on (0: it did not say; no parking).

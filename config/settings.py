@@ -21,6 +21,7 @@ from config.env import (
     env_str,
     secret_key_from_env,
 )
+from config.parking import database_connections
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -117,7 +118,13 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_from_env(os.environ, default_sqlite_path=VAR_DIR / "db.sqlite3")}
+DATABASES = {
+    "default": database_from_env(
+        os.environ,
+        default_sqlite_path=VAR_DIR / "db.sqlite3",
+        pool_size=database_connections(WORKING_THREADS),
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

@@ -254,3 +254,14 @@ def test_a_groups_cpu_between_readings_never_goes_below_zero_as_processes_come_a
     # 10 grew 30, 12 grew 5, 13 is new (8), 11 ended and its pid came back as another (4)
     assert ticks_between(before, after) == 30 + 5 + 8 + 4
     assert ticks_between({(10, 1): 100}, {}) == 0
+
+
+def test_the_postgresql_stack_runs_gunicorn_as_the_deploys_web_unit_and_the_venue_as_bin_serve():
+    from bench.capacity.stacks import flags
+    from bench.venue.stack import SERVE_WORKER, serve_flags
+
+    pg = flags("pg")
+    assert pg["workers"] == "3" and pg["threads"] == "1"
+    assert pg["worker_class"] == "config.gunicorn_workers.SyncWorker"
+    assert flags("venue") == serve_flags() and "worker_class" not in flags("venue")
+    assert SERVE_WORKER == "config.gunicorn_workers.ThreadWorker"

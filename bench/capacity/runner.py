@@ -236,7 +236,7 @@ def run(name: str, args: argparse.Namespace) -> dict:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # one descriptor a request
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # in flight, when overloaded
     folder = Path(tempfile.mkdtemp(prefix=f"bench-capacity-{name}-"))
-    env, flags = stacks.environment(name, folder), venue_stack.serve_flags()
+    env, flags = stacks.environment(name, folder), stacks.flags(name)
     print(f"{name}: load average {load_average()}; folder {folder}; gunicorn {flags}", flush=True)
     stacks.prepare(name, env)
     made = time.monotonic()
@@ -264,7 +264,11 @@ def run(name: str, args: argparse.Namespace) -> dict:
     shutil.rmtree(folder, ignore_errors=True)
     return {
         "stack": name,
-        "gunicorn": {"workers": int(flags["workers"]), "threads": int(flags["threads"])},
+        "gunicorn": {
+            "workers": int(flags["workers"]),
+            "threads": int(flags["threads"]),
+            "worker_class": flags.get("worker_class", venue_stack.SERVE_WORKER),
+        },
         "recipes": about,
         "idle_cores": {g: round(c, 4) for g, c in args.idle_cores.items()},
         "stages": stages,

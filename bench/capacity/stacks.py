@@ -2,9 +2,10 @@
 
 - "venue": bin/serve's (bench.venue.stack: gunicorn with bin/serve's workers and gthread
   threads, the worker with --beat, SQLite in WAL mode, the file cache, the folder broker);
-- "pg": the deploy stack (docs/deploy.md) on this machine: the same gunicorn and worker, on
-  PostgreSQL at 127.0.0.1:5432 (a database of its own, dropped after) with the cache and the
-  broker on Redis at 127.0.0.1:6379 (databases 13 and 14, flushed).
+- "pg": the deploy stack (docs/deploy.md) on this machine: gunicorn as deploy/358-web.service
+  runs it (its sync workers, as many), the same Celery worker, on PostgreSQL at
+  127.0.0.1:5432 (a database of its own, dropped after) with the cache and the broker on
+  Redis at 127.0.0.1:6379 (databases 13 and 14, flushed).
 
 Both run under bench.venue.settings (the site plus the floor views), with
 $BENCH_FLOOR_RECIPES naming the run's recipes.
@@ -12,6 +13,7 @@ $BENCH_FLOOR_RECIPES naming the run's recipes.
 
 from __future__ import annotations
 
+import re
 from argparse import Namespace
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from bench.site_load import stack as site_stack
 from bench.site_load.cpu import Group, named, take_snapshot, tree
 from bench.venue import stack as venue_stack
 
+WEB_UNIT = site_stack.ROOT / "deploy" / "358-web.service"
 PG_DATABASE = "bench358_capacity"
 REDIS_CACHE = "redis://127.0.0.1:6379/13"
 REDIS_BROKER = "redis://127.0.0.1:6379/14"
@@ -75,8 +78,23 @@ def clean(name: str) -> None:
         site_stack.flush_redis(REDIS_BROKER)
 
 
+def flags(name: str) -> dict[str, str]:
+    """gunicorn's workers, threads and worker class, and the Celery worker's pool: bin/serve's
+    (bench.venue.stack.serve_flags); on "pg", gunicorn's as the deploy's web unit says."""
+    found = venue_stack.serve_flags()
+    if name == "pg":
+        unit = WEB_UNIT.read_text()
+        workers = re.search(r"--workers (\d+)", unit)
+        worker_class = re.search(r"--worker-class (\S+)", unit)
+        if workers is None or worker_class is None:
+            raise RuntimeError(f"{WEB_UNIT} no longer says its workers: update {__name__}")
+        found.update(workers=workers.group(1), threads="1", worker_class=worker_class.group(1))
+    return found
+
+
 def start(folder: Path, env: dict[str, str], flags: dict[str, str]):
-    """gunicorn and the worker as bin/serve starts them (bench.venue.stack.start)."""
+    """gunicorn and the worker as bin/serve starts them (bench.venue.stack.start), with
+    `flags` (see flags)."""
     return venue_stack.start(folder, env, flags)
 
 

@@ -72,8 +72,10 @@ def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Pro
     processes = Processes(folder)
     port = free_port()
     gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
-    # bin/serve's worker class: its threads beyond the working few hold polls (config.parking).
-    gunicorn += ["--workers", flags["workers"], "--worker-class", SERVE_WORKER]
+    # bin/serve's worker class (its threads beyond the working few hold polls: config.parking),
+    # unless the flags name another (bench.capacity's PostgreSQL stack: the deploy's).
+    worker_class = flags.get("worker_class", SERVE_WORKER)
+    gunicorn += ["--workers", flags["workers"], "--worker-class", worker_class]
     gunicorn += ["--threads", flags["threads"], "--access-logfile", str(folder / "access.log")]
     gunicorn += ["--logger-class", "config.gunicorn_logging.RedactingLogger"]
     worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat"]
