@@ -263,5 +263,19 @@ def test_the_postgresql_stack_runs_gunicorn_as_the_deploys_web_unit_and_the_venu
     pg = flags("pg")
     assert pg["workers"] == "3" and pg["threads"] == "1"
     assert pg["worker_class"] == "config.gunicorn_workers.SyncWorker"
-    assert flags("venue") == serve_flags() and "worker_class" not in flags("venue")
+    assert flags("venue") == serve_flags() | {"wsgi": "bench.capacity.wsgi"}
+    assert "worker_class" not in flags("venue")
     assert SERVE_WORKER == "config.gunicorn_workers.ThreadWorker"
+
+
+def test_the_cost_pass_baseline_is_answered_before_django_and_the_rest_goes_to_the_site(
+    monkeypatch,
+):
+    from bench.capacity import wsgi
+
+    calls = []
+    monkeypatch.setattr(wsgi, "site", lambda environ, start: calls.append(environ) or [b"site"])
+    started = []
+    assert wsgi.application({"PATH_INFO": plan.BARE_PATH}, lambda *a: started.append(a)) == [b""]
+    assert started == [("204 No Content", [("Content-Length", "0")])] and calls == []
+    assert wsgi.application({"PATH_INFO": "/events/"}, None) == [b"site"] and len(calls) == 1

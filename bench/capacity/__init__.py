@@ -37,7 +37,9 @@ A phase passes with every kind's p95 under 150 ms, 0 errors and 0 lost or double
 staircase stops once product and floor have each failed a stage (--no-stop: all stages).
 
 Then a cost pass: each kind alone at --cost-rate requests a second, product and floor, its
-server CPU a request. The report: the largest T passing for product and floor and their
+server CPU a request, and the baseline below both: gunicorn alone, a request answered with a
+204 before Django (bench/capacity/wsgi.py, the application gunicorn runs in this benchmark).
+The report: the largest T passing for product and floor and their
 ratio, and the CPU model: tables a stack carries on --cores cores at --utilisation (2, 80 %)
 from the measured costs (per kind, and from the staircase's own CPU a table-second). Writes
 bench/results/capacity.json (-stress, -quick). A benchmark, not a test: it asserts nothing,

@@ -114,6 +114,9 @@ def summarise(part: dict, args: argparse.Namespace) -> dict:
             poll is not None and poll <= TARGET_UNCHANGED_POLL_MS
         )
     summary["targets"] = targets
+    # What no request can cost less than on this stack: gunicorn alone (runner.cost_pass).
+    alone = part.get("costs", {}).get("gunicorn_alone", {})
+    summary["gunicorn_alone_cpu_ms"] = alone.get("gunicorn_cpu_ms")
     return summary
 
 
@@ -131,6 +134,9 @@ def print_summary(name: str, summary: dict) -> None:
         f" ({summary['ratio_reading']})"
     )
     print(f"  CPU model: {summary['cpu_model']}")
+    alone = summary.get("gunicorn_alone_cpu_ms")
+    if alone is not None:
+        print(f"  gunicorn alone (a bare answer, fresh connection): {alone} ms CPU a request")
     for target, met in summary["targets"].items():
         print(f"  target {target}: {'met' if met else 'MISSED'}")
 

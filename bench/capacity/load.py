@@ -36,6 +36,8 @@ EXPECTED = {
     "product": {plan.DEAL: {200, 201}, plan.SHEET: {200, 204, 304}, plan.STANDINGS: {200, 304}},
     "floor": {plan.DEAL: {200}, plan.SHEET: {204}, plan.STANDINGS: {204}},
 }
+for _expected in EXPECTED.values():
+    _expected[plan.BARE] = {204}
 
 
 @dataclass
@@ -169,6 +171,8 @@ class Phase:
                     status = await self._deal(keeper)
             elif arrival.kind == plan.SHEET:
                 status = await self._sheet(keeper, keeper.sheet[arrival.phone])
+            elif arrival.kind == plan.BARE:
+                status = (await self._get(plan.BARE_PATH)).status_code
             else:
                 status = await self._standings(keeper.standings[arrival.phone])
         except (
@@ -250,7 +254,7 @@ class Phase:
                 "statuses": {str(s): n for s, n in sorted(self.statuses[kind].items())},
                 "errors_by_cause": dict(self.errors[kind]),
             }
-            for kind in plan.KINDS
+            for kind in (*plan.KINDS, plan.BARE)
             if self.statuses[kind] or self.errors[kind]
         }
         return {

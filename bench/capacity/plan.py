@@ -15,6 +15,10 @@ DEAL = "deal"
 SHEET = "sheet"
 STANDINGS = "standings"
 KINDS = (DEAL, SHEET, STANDINGS)
+#: The cost pass's baseline below the floor: a request gunicorn answers with a few bytes
+#: before Django (bench/capacity/wsgi.py), on a fresh connection as every phone's.
+BARE = "bare"
+BARE_PATH = "/bench-bare/"
 
 #: A stage passes when every kind's p95 is under this and nothing failed.
 TARGET_P95_MS = 150.0

@@ -191,7 +191,8 @@ def staircase(keepers, base_url, slug, args, groups, processes) -> list[dict]:
 
 def cost_pass(keepers, base_url, slug, args, groups) -> dict:
     """Each kind alone at --cost-rate a second for --cost-seconds, product then floor: the
-    server CPU of one request of each kind, for the CPU model."""
+    server CPU of one request of each kind, for the CPU model; then the baseline below both,
+    a request gunicorn answers before Django (plan.BARE: what gunicorn alone costs)."""
     costs: dict[str, dict] = {"product": {}, "floor": {}}
     for kind in plan.KINDS:
         arrivals = plan.one_kind(kind, len(keepers), args.cost_rate, args.cost_seconds)
@@ -204,6 +205,16 @@ def cost_pass(keepers, base_url, slug, args, groups) -> dict:
                 "errors": result["kinds"][kind]["errors"],
                 "p95_ms": result["kinds"][kind]["p95_ms"],
             }
+    # The baseline below both: gunicorn alone, answering before Django (plan.BARE).
+    arrivals = plan.one_kind(plan.BARE, len(keepers), args.cost_rate, args.cost_seconds)
+    result = run_phase("product", arrivals, keepers, base_url, slug, args, groups, 1)
+    costs["gunicorn_alone"] = {
+        "cpu_ms": result["server_cpu_ms_per_request"],
+        "gunicorn_cpu_ms": result["gunicorn_cpu_ms_per_request"],
+        "statuses": result["kinds"][plan.BARE]["statuses"],
+        "errors": result["kinds"][plan.BARE]["errors"],
+        "p95_ms": result["kinds"][plan.BARE]["p95_ms"],
+    }
     return costs
 
 

@@ -24,6 +24,8 @@ from bench.venue import stack as venue_stack
 
 WEB_UNIT = site_stack.ROOT / "deploy" / "358-web.service"
 PG_DATABASE = "bench358_capacity"
+#: The site's application with the cost pass's bare path (bench/capacity/wsgi.py).
+WSGI = "bench.capacity.wsgi"
 REDIS_CACHE = "redis://127.0.0.1:6379/13"
 REDIS_BROKER = "redis://127.0.0.1:6379/14"
 
@@ -80,8 +82,9 @@ def clean(name: str) -> None:
 
 def flags(name: str) -> dict[str, str]:
     """gunicorn's workers, threads and worker class, and the Celery worker's pool: bin/serve's
-    (bench.venue.stack.serve_flags); on "pg", gunicorn's as the deploy's web unit says."""
-    found = venue_stack.serve_flags()
+    (bench.venue.stack.serve_flags); on "pg", gunicorn's as the deploy's web unit says. The
+    application: the site's, with the bare path of the cost pass's baseline (WSGI)."""
+    found = venue_stack.serve_flags() | {"wsgi": WSGI}
     if name == "pg":
         unit = WEB_UNIT.read_text()
         workers = re.search(r"--workers (\d+)", unit)

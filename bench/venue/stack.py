@@ -71,7 +71,8 @@ def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Pro
     """gunicorn and the worker with bin/serve's flags; the base URL once /healthz answers."""
     processes = Processes(folder)
     port = free_port()
-    gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
+    wsgi = flags.get("wsgi", "config.wsgi")
+    gunicorn = [sys.executable, "-m", "gunicorn", wsgi, "--bind", f"127.0.0.1:{port}"]
     # bin/serve's worker class (its threads beyond the working few hold polls: config.parking),
     # unless the flags name another (bench.capacity's PostgreSQL stack: the deploy's).
     worker_class = flags.get("worker_class", SERVE_WORKER)
