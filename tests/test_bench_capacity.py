@@ -265,6 +265,9 @@ def test_the_postgresql_stack_runs_gunicorn_as_the_deploys_web_unit_and_the_venu
     assert pg["worker_class"] == "config.gunicorn_workers.SyncWorker"
     assert flags("venue") == serve_flags() | {"wsgi": "bench.capacity.wsgi"}
     assert "worker_class" not in flags("venue")
+    trial = flags("venue", sync_workers=4)
+    assert (trial["workers"], trial["threads"]) == ("4", "1")
+    assert trial["worker_class"] == pg["worker_class"]
     assert SERVE_WORKER == "config.gunicorn_workers.ThreadWorker"
 
 

@@ -46,6 +46,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--utilisation", type=float, default=0.8, help="of the CPU model")
     parser.add_argument("--no-stop", dest="stop_after_fail", action="store_false",
                         help="run every stage, also after both phases failed one")  # fmt: skip
+    parser.add_argument("--sync-workers", type=int, metavar="N",
+                        help="a trial: N sync gunicorn workers, not the stack's")  # fmt: skip
     parser.add_argument("--seed", type=int, default=358)
     parser.add_argument("--quick", action="store_true", help="stages 10,20 of 20 s: a smoke run")
     parser.add_argument("--out", help="where to write the JSON (default bench/results/...)")

@@ -247,7 +247,7 @@ def run(name: str, args: argparse.Namespace) -> dict:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # one descriptor a request
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # in flight, when overloaded
     folder = Path(tempfile.mkdtemp(prefix=f"bench-capacity-{name}-"))
-    env, flags = stacks.environment(name, folder), stacks.flags(name)
+    env, flags = stacks.environment(name, folder), stacks.flags(name, args.sync_workers)
     print(f"{name}: load average {load_average()}; folder {folder}; gunicorn {flags}", flush=True)
     stacks.prepare(name, env)
     made = time.monotonic()

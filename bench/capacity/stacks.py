@@ -26,6 +26,7 @@ WEB_UNIT = site_stack.ROOT / "deploy" / "358-web.service"
 PG_DATABASE = "bench358_capacity"
 #: The site's application with the cost pass's bare path (bench/capacity/wsgi.py).
 WSGI = "bench.capacity.wsgi"
+SYNC_WORKER = "config.gunicorn_workers.SyncWorker"
 REDIS_CACHE = "redis://127.0.0.1:6379/13"
 REDIS_BROKER = "redis://127.0.0.1:6379/14"
 
@@ -80,10 +81,12 @@ def clean(name: str) -> None:
         site_stack.flush_redis(REDIS_BROKER)
 
 
-def flags(name: str) -> dict[str, str]:
+def flags(name: str, sync_workers: int | None = None) -> dict[str, str]:
     """gunicorn's workers, threads and worker class, and the Celery worker's pool: bin/serve's
-    (bench.venue.stack.serve_flags); on "pg", gunicorn's as the deploy's web unit says. The
-    application: the site's, with the bare path of the cost pass's baseline (WSGI)."""
+    (bench.venue.stack.serve_flags); on "pg", gunicorn's as the deploy's web unit says; with
+    `sync_workers`, a trial: that many sync workers (one request a process at a time, nothing
+    held) on either stack. The application: the site's, with the bare path of the cost
+    pass's baseline (WSGI)."""
     found = venue_stack.serve_flags() | {"wsgi": WSGI}
     if name == "pg":
         unit = WEB_UNIT.read_text()
@@ -92,6 +95,8 @@ def flags(name: str) -> dict[str, str]:
         if workers is None or worker_class is None:
             raise RuntimeError(f"{WEB_UNIT} no longer says its workers: update {__name__}")
         found.update(workers=workers.group(1), threads="1", worker_class=worker_class.group(1))
+    if sync_workers:
+        found.update(workers=str(sync_workers), threads="1", worker_class=SYNC_WORKER)
     return found
 
 
