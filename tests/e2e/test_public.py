@@ -5,6 +5,7 @@ round 1 published; the pairing runs at once, Celery being eager)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
 
@@ -134,3 +135,38 @@ def test_where_do_i_sit_without_javascript(live_server, event, new_phone, screen
     check_screen(phone, "public-seat-nojs", None)
     phone.get_by_role("link", name="Follow your table's score sheet").click()
     expect(phone.locator("#deal-heading")).to_have_text("Hand 1 of 9")
+
+
+def test_built_ago_moves_on_by_itself_whatever_the_phones_clock(live_server, event, new_phone):
+    """The poll's answer leaves "built … ago" out (a new minute is a 304): the page's script
+    words it again every 30 s (static/js/built/page.js) from the moment the page carries and
+    the server's time, whatever the phone's own clock says, in the page's language."""
+    errors: list[str] = []
+    phone = new_phone()
+    phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    phone.clock.install(time=dt.datetime.now(dt.UTC) + dt.timedelta(minutes=7))  # 7 min fast
+    phone.goto(f"{live_server.url}/events/{event.slug}/standings/")
+    built = phone.locator("#standings time[data-built]")
+    expect(built).to_have_text("built just now")
+    phone.clock.fast_forward("02:30")
+    expect(built).to_have_text("built 2 minutes ago")
+    phone.clock.fast_forward("01:00:00")
+    expect(built).to_have_text("built 1 hour ago")
+    assert not errors, errors
+
+    player = event.entries.order_by("pk").first().player_id
+    bulgarian = new_phone(locale="bg-BG")
+    bulgarian.clock.install(time=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=40))  # slow
+    bulgarian.goto(f"{live_server.url}/events/{event.slug}/players/{player}/")
+    built = bulgarian.locator(".built time[data-built]")
+    expect(built).to_have_text("изчислено току-що")
+    bulgarian.clock.fast_forward("03:10")
+    expect(built).to_have_text("изчислено преди 3 минути")
+
+    wall = new_phone(viewport=DESKTOP, mobile=False)
+    wall.clock.install(time=dt.datetime.now(dt.UTC))
+    wall.goto(f"{live_server.url}/events/{event.slug}/projector/")
+    built = wall.locator("#projector-standings time[data-built]")
+    expect(built).to_have_text("built just now")
+    wall.clock.fast_forward("05:00")
+    expect(built).to_have_text("built 5 minutes ago")

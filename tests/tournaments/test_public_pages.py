@@ -385,8 +385,9 @@ def test_built_ago_is_worded_to_the_minute():
 
     now = timezone.now()
     assert built_ago(now - timedelta(seconds=20), now) == "built just now"
-    assert built_ago(now - timedelta(minutes=2, seconds=30), now) == "built 2\xa0minutes ago"
-    assert built_ago(now - timedelta(hours=1, minutes=5), now) == "built 1\xa0hour ago"
+    assert built_ago(now - timedelta(minutes=2, seconds=30), now) == "built 2 minutes ago"
+    assert built_ago(now - timedelta(hours=1, minutes=5), now) == "built 1 hour ago"
+    assert built_ago(now - timedelta(days=3, hours=5), now) == "built 3 days ago"
 
 
 # --- a player's page -----------------------------------------------------------------------------

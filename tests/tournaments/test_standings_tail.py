@@ -21,7 +21,6 @@ from tournaments.common.queue import coalesced
 from tournaments.common.web.polls import etag
 from tournaments.models import Standings, StandingsText
 from tournaments.results import render as standings_render
-from tournaments.results.presenters import built_ago
 from tournaments.results.selectors import standings_current
 from tournaments.results.services import standings_build
 from tournaments.results.views import public_standings as public
@@ -128,9 +127,9 @@ def test_a_poll_that_renders_reads_one_plain_text_column(client, played):
 
 
 def test_the_poll_answers_as_before_headers_etag_and_304(client, played):
-    """The same ETag as before this change: the snapshot, its time, the mark of its writing
-    (the hash of the API's body and every language's tables, as written), staleness and the
-    "built … ago" wording; the same headers; a matching If-None-Match a bodiless 304."""
+    """The ETag names the snapshot, its time, the mark of its writing (the hash of the API's
+    body and every language's tables, as written) and staleness, not the "built … ago"
+    wording; the same headers; a matching If-None-Match a bodiless 304."""
     event = played
     event.standings.all().delete()
     snapshot = standings_build(event_id=event.pk)  # as built: with its writing
@@ -146,7 +145,6 @@ def test_the_poll_answers_as_before_headers_etag_and_304(client, played):
             snapshot.built_at.timestamp(),
             rendered["mark"],
             False,
-            built_ago(snapshot.built_at),
         )
     assert response.status_code == 200 and response["ETag"] == expected
     assert response["Cache-Control"] == "private, no-cache"

@@ -10,11 +10,9 @@ two snapshots.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.text import get_text_list
-from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -33,13 +31,35 @@ def _and(names: list[str]) -> str:
     return get_text_list(names, pgettext("the last join of a list: a, b and c", "and"))
 
 
+def _ago(seconds: int) -> str:
+    """How long ago, to the whole minute, hour or day below (as Django's timesince with
+    depth=1, without weeks), worded as Intl.RelativeTimeFormat words it on the phone
+    (static/js/built/ago.js): "3 minutes ago", "преди 3 минути"."""
+    minutes = seconds // 60
+    if minutes < 60:
+        return ngettext("%(n)s minute ago", "%(n)s minutes ago", minutes) % {"n": minutes}
+    hours = minutes // 60
+    if hours < 24:
+        return ngettext("%(n)s hour ago", "%(n)s hours ago", hours) % {"n": hours}
+    days = hours // 24
+    return ngettext("%(n)s day ago", "%(n)s days ago", days) % {"n": days}
+
+
 def built_ago(moment, now=None) -> str:
-    """When the standings were built, to the minute: the wording is part of the poll's ETag,
-    so it may change once a minute, not with every poll."""
+    """When the standings were built, to the minute, from the second their `<time>` gives
+    (so the phone, rewording it every 30 s, says the same). No ETag holds it: a minute's
+    tick would send every polling phone the whole table again."""
     now = now or timezone.now()
-    if now - moment < timedelta(minutes=1):
+    seconds = int((now - moment.replace(microsecond=0)).total_seconds())
+    if seconds < 60:
         return _("built just now")
-    return _("built %(time)s ago") % {"time": timesince(moment, now, depth=1)}
+    return _("built %(ago)s") % {"ago": _ago(seconds)}
+
+
+def built_words() -> dict[str, str]:
+    """The wording around the phone's "3 minutes ago" (data attributes of the `<time>`:
+    tournaments/public/_built.html), the very patterns `built_ago` fills."""
+    return {"pattern": _("built %(ago)s"), "just_now": _("built just now")}
 
 
 def tie_sentence(decided_by: str | None, order: tuple[str, ...]) -> str:
@@ -119,11 +139,13 @@ class StandingsRow:
 def head_context(snapshot, stale: bool, counted: str | None = None) -> dict:
     """What stands above the table: what the snapshot counts (`counted`, when written out
     with it), and what changes without a new snapshot: when it was built (to the minute),
-    whether newer results are waiting for the next build."""
+    whether newer results are waiting for the next build. The page's script words "built …
+    ago" again as time passes (static/js/built/page.js, from `built_words`)."""
     return {
         "snapshot": snapshot,
         "stale": stale and snapshot is not None,
         "built_ago": built_ago(snapshot.built_at) if snapshot else "",
+        "built_words": built_words(),
         "counted": standings_label(snapshot) if counted is None else counted,
     }
 

@@ -96,6 +96,10 @@ def round_clock_html(event: Event, round_: Round) -> str:
     return render_to_string("_clock_block.html", {"clock": clock, "big": True})
 
 
+#: What a player's page takes of the standings' head (tournaments.results.presenters).
+HEAD_KEYS = ("snapshot", "stale", "built_ago", "built_words", "headings")
+
+
 @event_page
 def player(request, event: Event, player_id: int):
     """One player's event: each published round's table (or bye) and their standing."""
@@ -113,6 +117,6 @@ def player(request, event: Event, player_id: int):
         "games": player_games(event, person),
         "row": row,
         "standing": list(zip(standing["headings"], row.values, strict=True)) if row else [],
-        **{key: standing[key] for key in ("snapshot", "stale", "built_ago", "headings")},
+        **{key: standing[key] for key in HEAD_KEYS},
     }
     return render(request, PAGES + "player.html", context)

@@ -4,18 +4,23 @@ Nothing here renders the standings table: tournaments.results.render writes it o
 per snapshot and language when the snapshot is stored, and a poll reads that text and words
 only the lines above it (what is counted, "built … ago", "being updated"). A poll first
 asks what would change its answer (the newest snapshot, which writing of it, whether results
-came in since, the "built … ago" minute; for the projector also the round's games'
-versions); that names the answer (its ETag, with the release and the language), and a
-matching If-None-Match gets a 304. The standings fragment's ETag is also kept for
-FRESH_SECONDS: half the phones in the room poll every 15 s, and within that time a poll
-costs no query at all, reads only that small entry, and answers a 200 from the process's
-memory; a new snapshot or new results show up at most that much later.
+came in since; for the projector also the round's games' versions); that names the answer
+(its ETag, with the release and the language), and a matching If-None-Match gets a 304.
+"built … ago" is no part of it: worded afresh in every 200 (and every full page), and on
+the phone every 30 s by static/js/built/page.js; in the ETag, a minute's tick sent every
+polling phone the whole table again when nothing but the clock had moved.
+
+The standings fragment's ETag is also kept for FRESH_SECONDS: half the phones in the room
+poll every 15 s, and within that time a poll costs no query at all, reads only that small
+entry, and answers a 200 from the process's memory; a new snapshot or new results show up
+at most that much later.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.core.cache import cache
 from django.http import HttpResponse
@@ -52,8 +57,8 @@ TEXT_SECONDS = 60
 
 def standings_etag(stored: standings_render.Stored | None) -> str:
     """Names what the standings show: which snapshot (its time too, as ids can come round
-    again in a fresh database) and which writing of it, whether it is stale, the "built …
-    ago" wording, and through `etag` the release and the language."""
+    again in a fresh database) and which writing of it, whether it is stale, and through
+    `etag` the release and the language; not "built … ago", which changes by the minute."""
     if stored is None:
         return etag("standings", None)
     moment = stored.built_at.timestamp()
@@ -63,7 +68,6 @@ def standings_etag(stored: standings_render.Stored | None) -> str:
         moment,
         stored.mark,
         stored.stale,
-        built_ago(stored.built_at),
     )
 
 
@@ -85,6 +89,30 @@ class Kept:
     html: str
 
 
+#: Where "built … ago" goes in a fragment as kept; nothing else in it holds a NUL.
+AGO_SLOT = "\x00built-ago\x00"
+
+
+@dataclass(frozen=True)
+class Written:
+    """A standings fragment as kept under its ETag: its HTML around the "built … ago"
+    wording, which `html` words at each answer (the rest changes only with the snapshot)."""
+
+    before: str
+    after: str
+    built_at: datetime | None
+
+    @classmethod
+    def of(cls, html: str, built_at: datetime | None) -> Written:
+        before, slot, after = html.partition(AGO_SLOT)
+        return cls(before, after, built_at if slot else None)
+
+    def html(self) -> str:
+        if self.built_at is None:
+            return self.before + self.after
+        return self.before + built_ago(self.built_at) + self.after
+
+
 #: How many fragments (events × languages × snapshots) a process keeps in memory.
 KEPT_IN_PROCESS = 64
 _texts = Recent(KEPT_IN_PROCESS)
@@ -98,15 +126,15 @@ def _text_key(tag: str) -> str:
     return f"standings-live-html:{tag}"
 
 
-def _text(tag: str) -> str | None:
+def _text(tag: str) -> Written | None:
     """The fragment named `tag`: from this process's memory, else from the shared cache (a
     fragment of a 999-player field is ~450 KB: fetched once per process, not per poll)."""
-    html = _texts.get(tag)
-    if html is None:
-        html = cache.get(_text_key(tag))
-        if html is not None:
-            _texts.put(tag, html)
-    return html
+    written = _texts.get(tag)
+    if written is None:
+        written = cache.get(_text_key(tag))
+        if written is not None:
+            _texts.put(tag, written)
+    return written
 
 
 def _fragment(request, event: Event) -> Kept:
@@ -115,18 +143,21 @@ def _fragment(request, event: Event) -> Kept:
     which names it. The ETag comes first, from the newest snapshot's small head (one query
     with the event's): when the fragment it names is kept already (nothing changed since the
     key expired, the usual case), nothing else is read, rendered or written but the small
-    key; else one stored text is read (a plain column) and the lines above it worded."""
+    key; else one stored text is read (a plain column) and the lines above it worded. Either
+    way "built … ago" is worded now."""
     head = standings_render.newest_head(event)
     tag = standings_etag(head)
-    html = _text(tag)
-    if html is None:
+    written = _text(tag)
+    if written is None:
         stored = None if head is None else standings_render.with_text(head, "standings")
         context = {"event": event, "poll_seconds": POLL_SECONDS, **_standings_parts(stored)}
+        context["built_ago"] = AGO_SLOT
         html = render_to_string(STANDINGS + "#standings", context, request)
-        _texts.put(tag, html)
-        cache.set(_text_key(tag), html, TEXT_SECONDS)
+        written = Written.of(html, None if head is None else head.built_at)
+        _texts.put(tag, written)
+        cache.set(_text_key(tag), written, TEXT_SECONDS)
     cache.set(_tag_key(event.slug), tag, FRESH_SECONDS)
-    return Kept(tag, html)
+    return Kept(tag, written.html())
 
 
 @event_page
@@ -152,9 +183,9 @@ def standings_live(request, slug: str):
         unchanged = not_modified(request, tag)
         if unchanged is not None:
             return unchanged
-        html = _text(tag)
-        if html is not None:
-            return polled(HttpResponse(html), tag)
+        written = _text(tag)
+        if written is not None:
+            return polled(HttpResponse(written.html()), tag)
     kept = _standings_live(request, slug)
     if not isinstance(kept, Kept):  # the event's 404 page
         return kept
