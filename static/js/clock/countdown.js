@@ -13,28 +13,20 @@
  */
 (function (root, factory) {
   "use strict";
-  var api = factory();
-  if (typeof module === "object" && module.exports) module.exports = api;
-  else root.RoundClock = api;
-})(this, function () {
+  if (typeof module === "object" && module.exports) {
+    module.exports = factory(require("../server_clock.js"));
+  } else {
+    root.RoundClock = factory(root.ServerClock);
+  }
+})(this, function (ServerClock) {
   "use strict";
 
   /* When the keeper is warned: five minutes before time. */
   var WARN_SECONDS = 5 * 60;
 
-  /* A moment as milliseconds since the epoch, or NaN. */
-  function moment(text) {
-    if (typeof text === "number") return text;
-    if (!text) return NaN;
-    return Date.parse(text);
-  }
-
-  /* How far the server's clock is ahead of the phone's, in ms, measured when the page came:
-   * serverNow as the page gave it, phoneNow the phone's clock then (Date.now()). */
-  function offset(serverNow, phoneNow) {
-    var server = moment(serverNow);
-    return isNaN(server) ? 0 : server - phoneNow;
-  }
+  /* The server's clock against the phone's: static/js/server_clock.js. */
+  var moment = ServerClock.moment;
+  var offset = ServerClock.offset;
 
   /* Whole seconds left until the deadline at phoneNow (rounded up: "0:00" only at time),
    * never below zero; null without a deadline. */
