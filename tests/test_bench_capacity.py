@@ -282,3 +282,29 @@ def test_the_cost_pass_baseline_is_answered_before_django_and_the_rest_goes_to_t
     assert wsgi.application({"PATH_INFO": plan.BARE_PATH}, lambda *a: started.append(a)) == [b""]
     assert started == [("204 No Content", [("Content-Length", "0")])] and calls == []
     assert wsgi.application({"PATH_INFO": "/events/"}, None) == [b"site"] and len(calls) == 1
+
+
+def test_each_phase_gives_the_keepers_locks_of_its_own_event_loop():
+    """An overloaded phase leaves a keeper's lock waited on in its loop; the next phase runs
+    on a new loop (asyncio.run) and must not meet that lock."""
+    import asyncio
+    import random
+
+    from bench.capacity.load import Keeper, Phase
+
+    keeper = Keeper(1, "secret", None, random.Random(1))
+
+    async def contended():
+        await keeper.lock.acquire()
+        waiter = asyncio.create_task(keeper.lock.acquire())  # binds the lock to this loop
+        await asyncio.sleep(0)
+        waiter.cancel()
+
+    asyncio.run(contended())
+    Phase("product", "127.0.0.1", 1, "slug", [keeper], 1.0)
+
+    async def next_phase():
+        async with keeper.lock:
+            return True
+
+    assert asyncio.run(next_phase())

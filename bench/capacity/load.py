@@ -155,6 +155,11 @@ class Phase:
                  timeout: float) -> None:  # fmt: skip
         self.name, self.host, self.port, self.slug = name, host, port, slug
         self.keepers, self.timeout = keepers, timeout
+        # Each phase runs on an event loop of its own (asyncio.run), and an asyncio lock
+        # belongs to the loop it was first waited on: a keeper's lock from an overloaded
+        # phase would refuse the next phase ("bound to a different event loop").
+        for keeper in keepers:
+            keeper.lock = asyncio.Lock()
         self.scheduled: dict[str, list[float]] = defaultdict(list)
         self.answered: dict[str, list[float]] = defaultdict(list)
         self.statuses: dict[str, Counter] = defaultdict(Counter)
