@@ -289,6 +289,7 @@ def test_each_phase_gives_the_keepers_locks_of_its_own_event_loop():
     on a new loop (asyncio.run) and must not meet that lock."""
     import asyncio
     import random
+    from concurrent.futures import ThreadPoolExecutor
 
     from bench.capacity.load import Keeper, Phase
 
@@ -300,11 +301,14 @@ def test_each_phase_gives_the_keepers_locks_of_its_own_event_loop():
         await asyncio.sleep(0)
         waiter.cancel()
 
-    asyncio.run(contended())
-    Phase("product", "127.0.0.1", 1, "slug", [keeper], 1.0)
-
     async def next_phase():
         async with keeper.lock:
             return True
 
-    assert asyncio.run(next_phase())
+    def run(coroutine):  # a loop of its own, as each phase's, whatever runs in this thread
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, coroutine).result()
+
+    run(contended())
+    Phase("product", "127.0.0.1", 1, "slug", [keeper], 1.0)
+    assert run(next_phase())
