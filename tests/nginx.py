@@ -176,12 +176,19 @@ def gunicorn(folder: Path, options: list[str] | None = None):
         sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{LOOPBACK}:{port}",
         "--workers", "1", "--no-control-socket", *(unit_options() if options is None else options),
     ]  # fmt: skip
-    log = folder / "gunicorn.log"
+    with served(command, env, port, folder / "gunicorn.log"):
+        yield port
+
+
+@contextmanager
+def served(command: list[str], env: dict[str, str], port: int, log: Path):
+    """`command` (a server) run from the project's folder, its output in `log`, until it
+    listens on `port`; stopped when the `with` ends."""
     with log.open("w") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
     try:
         wait_listening(port, process, log, seconds=60)
-        yield port
+        yield
     finally:
         stop(process)
 

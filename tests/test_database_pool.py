@@ -4,7 +4,6 @@ one for the watcher (config.parking.database_connections, config.env.database_fr
 one kept by every thread that ever worked, which made PostgreSQL refuse ("too many clients")."""
 
 import os
-import subprocess
 import sys
 import threading
 import urllib.request
@@ -15,9 +14,8 @@ from django.db import connection, connections
 
 from config.env import POOL_WAIT_SECONDS, database_from_env
 from config.parking import Parking, database_connections, serve_with_threads
-from tests.nginx import LOOPBACK, free_port, stop, wait_listening
+from tests.nginx import LOOPBACK, free_port, served
 
-ROOT = Path(__file__).resolve().parents[1]
 SQLITE = Path("/project/var/db.sqlite3")
 
 
@@ -93,10 +91,7 @@ def test_bin_serves_threads_on_postgresql_share_a_pool_not_a_connection_each(tmp
         "--worker-class", "config.gunicorn_workers.ThreadWorker",
     ]  # fmt: skip
     log = tmp_path / "gunicorn.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
-    try:
-        wait_listening(port, process, log, seconds=60)
+    with served(command, env, port, log):
         statuses: list[int] = []
         start = threading.Barrier(40)
 
@@ -113,8 +108,6 @@ def test_bin_serves_threads_on_postgresql_share_a_pool_not_a_connection_each(tmp
             asker.join(90)
         assert statuses == [200] * 40, log.read_text()[-3000:]
         assert _backends(database) <= 3, log.read_text()[-3000:]
-    finally:
-        stop(process)
 
 
 class _Observed(Parking):
