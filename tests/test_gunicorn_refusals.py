@@ -5,6 +5,7 @@ the sync worker of deploy/358-web.service and the Procfile, the threaded one of 
 (the venue laptop, where no nginx stands in front). Plain sockets on 127.0.0.1, no nginx.
 """
 
+import importlib
 import json
 import shlex
 from pathlib import Path
@@ -76,9 +77,15 @@ def test_a_request_gunicorn_reads_is_djangos_to_answer(site):
     ],
 )
 def test_the_deployment_runs_the_json_refusing_workers(path, worker):
+    """The worker class on gunicorn's command line, or in the settings module it names
+    (bin/serve: config/gunicorn_venue.py)."""
     text = (ROOT / path).read_text().replace("\\\n", " ")
     starts = [line for line in text.splitlines() if "gunicorn config.wsgi" in line]
     assert starts
     for line in starts:
         words = shlex.split(line.replace("ExecStart=", ""))
-        assert words[words.index("--worker-class") + 1] == worker
+        if "--worker-class" in words:
+            assert words[words.index("--worker-class") + 1] == worker
+        else:
+            module = words[words.index("-c") + 1].removeprefix("python:")
+            assert importlib.import_module(module).worker_class == worker

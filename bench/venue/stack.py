@@ -1,7 +1,8 @@
 """The venue laptop's processes, as bin/serve starts them, in a temporary folder.
 
-The gunicorn worker and thread counts are read from bin/serve itself, so the benchmark
-measures what the command starts, and follows it when it changes."""
+gunicorn runs with bin/serve's own settings (config/gunicorn_venue.py) and the Celery worker
+with bin/serve's pool, so the benchmark measures what the command starts, and follows it when
+it changes."""
 
 from __future__ import annotations
 
@@ -13,25 +14,30 @@ import sys
 from pathlib import Path
 
 from bench.site_load.stack import ROOT, Processes, free_port, manage, wait_until_serving
+from config import gunicorn_venue
 
 SERVE = ROOT / "bin" / "serve"
 SETTINGS = "bench.venue.settings"  # bench.floor.settings, the broker in the run's folder
 RESTARTED = "bench.venue: the worker stopped; starting it again"
-SERVE_WORKER = "config.gunicorn_workers.ThreadWorker"
+SERVE_WORKER = gunicorn_venue.worker_class
+#: bin/serve's gunicorn settings (keep-alive, connections, logger), given to every gunicorn
+#: started here; the flags given beside it (processes, threads, worker class) win.
+GUNICORN_CONFIG = "python:config.gunicorn_venue"
 
 
 def serve_flags() -> dict[str, str]:
-    """gunicorn's --workers default and --threads, and the worker's pool, from bin/serve."""
-    text = SERVE.read_text()
-    found = {
-        "workers": re.search(r'--workers "\$\{WEB_CONCURRENCY:-(\d+)\}"', text),
-        "threads": re.search(r"--threads (\d+)", text),
-        "pool": re.search(r"--pool=(\w+)", text),
+    """gunicorn's processes (their default) and threads, from bin/serve's gunicorn settings
+    (config/gunicorn_venue.py), and the Celery worker's pool, from bin/serve."""
+    if GUNICORN_CONFIG not in SERVE.read_text():
+        raise RuntimeError(f"bin/serve no longer runs gunicorn with {GUNICORN_CONFIG}")
+    pool = re.search(r"--pool=(\w+)", SERVE.read_text())
+    if pool is None:
+        raise RuntimeError("bin/serve no longer says its worker's pool: update " + __name__)
+    return {
+        "workers": str(gunicorn_venue.WORKERS),
+        "threads": str(gunicorn_venue.threads),
+        "pool": pool.group(1),
     }
-    missing = [name for name, match in found.items() if match is None]
-    if missing:
-        raise RuntimeError(f"bin/serve no longer says its {missing}: update bench/venue/stack.py")
-    return {name: match.group(1) for name, match in found.items()}
 
 
 def venue_env(folder: Path) -> dict[str, str]:
@@ -72,13 +78,15 @@ def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Pro
     processes = Processes(folder)
     port = free_port()
     wsgi = flags.get("wsgi", "config.wsgi")
-    gunicorn = [sys.executable, "-m", "gunicorn", wsgi, "--bind", f"127.0.0.1:{port}"]
+    gunicorn = [sys.executable, "-m", "gunicorn", wsgi, "-c", GUNICORN_CONFIG]
+    gunicorn += ["--bind", f"127.0.0.1:{port}"]
     # bin/serve's worker class (its threads beyond the working few hold polls: config.parking),
     # unless the flags name another (bench.capacity's PostgreSQL stack: the deploy's).
     worker_class = flags.get("worker_class", SERVE_WORKER)
     gunicorn += ["--workers", flags["workers"], "--worker-class", worker_class]
     gunicorn += ["--threads", flags["threads"], "--access-logfile", str(folder / "access.log")]
-    gunicorn += ["--logger-class", "config.gunicorn_logging.RedactingLogger"]
+    if flags.get("keep_alive"):
+        gunicorn += ["--keep-alive", flags["keep_alive"]]
     worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat"]
     worker += [f"--pool={flags['pool']}", "--loglevel=warning"]
     worker += ["--schedule", str(folder / "celerybeat-schedule")]

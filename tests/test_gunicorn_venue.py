@@ -1,0 +1,101 @@
+"""bin/serve's gunicorn (config/gunicorn_venue.py): a phone's polls come on one kept connection.
+
+A phone polls the sheet every 5 s and the standings every 15 s; with gunicorn's 2-s keep-alive
+every poll opened a new TCP connection, which cost the server more than the door's answer.
+"""
+
+from __future__ import annotations
+
+import re
+import resource
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from config import gunicorn_venue
+from tests import nginx as proxy
+
+ROOT = Path(__file__).resolve().parent.parent
+#: How late a phone's timer may run (a busy phone, a slow network) and still find its
+#: connection kept.
+TIMER_SLACK_SECONDS = 4
+
+
+def _page_poll_seconds() -> dict[str, float]:
+    """Every poll interval a page sets: htmx's `every Ns` in the templates, the polls'
+    named paces, and the "My next seat" script's own."""
+    from tournaments.common.web import polls
+    from tournaments.rounds.views import public_next
+
+    found = {
+        "standings and projector": polls.POLL_SECONDS,
+        "next seat (version)": public_next.VERSION_POLL_SECONDS,
+        "next seat (playing)": public_next.PLAYING_POLL_SECONDS,
+    }
+    for template in (ROOT / "templates").rglob("*.html"):
+        for seconds in re.findall(r"every (\d+)s", template.read_text()):
+            found[f"{template.relative_to(ROOT)} every {seconds}s"] = int(seconds)
+    script = (ROOT / "static" / "js" / "next_seat.js").read_text()
+    found["next_seat.js POLL_MS"] = int(re.search(r"POLL_MS = (\d+)", script).group(1)) / 1000
+    return found
+
+
+def test_an_idle_connection_is_kept_longer_than_any_page_polls():
+    polls = _page_poll_seconds()
+    assert len(polls) > 5  # the templates' polls were found
+    slowest = max(polls, key=polls.get)
+    assert gunicorn_venue.keepalive == gunicorn_venue.KEEP_ALIVE_SECONDS
+    assert gunicorn_venue.KEEP_ALIVE_SECONDS >= polls[slowest] + TIMER_SLACK_SECONDS, slowest
+
+
+def test_connections_stay_below_the_open_files_a_process_may_have():
+    within = gunicorn_venue.connections_within
+    assert within(1_048_576, 512) == gunicorn_venue.WANTED_CONNECTIONS
+    assert within(4096, 512) == 4096 - gunicorn_venue.OWN_FILES
+    assert within(1024, 512) == 1024 - gunicorn_venue.OWN_FILES
+    assert within(600, 512) == 512  # never fewer than one a thread
+    assert within(resource.RLIM_INFINITY, 512) == gunicorn_venue.WANTED_CONNECTIONS
+    # What bin/serve's processes would be given here: idle phones beside a full set of threads.
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    assert gunicorn_venue.worker_connections == within(soft, gunicorn_venue.threads)
+
+
+def test_bin_serve_runs_gunicorn_with_these_settings():
+    serve = (ROOT / "bin" / "serve").read_text().replace("\\\n", " ")
+    starts = [line for line in serve.splitlines() if "gunicorn config.wsgi" in line]
+    assert len(starts) == 1 and "-c python:config.gunicorn_venue" in starts[0]
+    assert gunicorn_venue.worker_class == "config.gunicorn_workers.ThreadWorker"
+
+
+def _ask(sock: socket.socket) -> tuple[bytes, bytes]:
+    sock.sendall(
+        b"GET /healthz HTTP/1.1\r\nHost: " + proxy.HOST.encode() + b"\r\n"
+        b"X-Forwarded-Proto: https\r\n\r\n"
+    )
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise AssertionError(f"the connection closed: {data!r}")
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?im)^content-length:\s*(\d+)", head).group(1))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head, body
+
+
+def test_a_phone_polling_every_few_seconds_keeps_its_connection(tmp_path):
+    """A real gunicorn with bin/serve's settings answers a second poll, 3 s after the first
+    (the old keep-alive closed the connection after 2 s), on the same connection."""
+    options = ["-c", "python:config.gunicorn_venue", "--threads", "4"]
+    with proxy.gunicorn(tmp_path, options) as port:
+        with socket.create_connection((proxy.LOOPBACK, port), timeout=proxy.TIMEOUT) as sock:
+            first, _ = _ask(sock)
+            time.sleep(3)
+            second, _ = _ask(sock)
+    for head in (first, second):
+        assert head.startswith(b"HTTP/1.1 200"), head
+        assert b"connection: close" not in head.lower(), head
