@@ -12,8 +12,6 @@ import socket
 import time
 from pathlib import Path
 
-import pytest
-
 from config import gunicorn_venue
 from tests import nginx as proxy
 
