@@ -138,6 +138,20 @@ def test_the_cost_pass_sends_one_kind_evenly_round_the_tables():
     assert arrivals[1].at - arrivals[0].at == pytest.approx(0.02)
 
 
+def test_the_cost_pass_asks_each_phone_at_its_pace_so_a_kept_connection_is_kept():
+    """50 sheet polls a second from phones polling every 5 s: 250 phones, each asking every
+    5 s (not 1,000 tables' phones each every 20 s, past a 20-s keep-alive)."""
+    pace = plan.Pace()
+    arrivals = plan.one_kind(plan.SHEET, 1000, 50, 20, pace.period(plan.SHEET))
+    tables = [a.table for a in arrivals]
+    assert max(tables) == 249 and tables.index(0, 1) == 250
+    assert arrivals[250].at - arrivals[0].at == pytest.approx(5.0)
+    assert pace.period(plan.DEAL) == 60 and pace.period(plan.STANDINGS) == 10
+    assert pace.period(plan.BARE) == pace.sheet_every
+    # Fewer tables than the pace wants: all of them, more often.
+    assert max(a.table for a in plan.one_kind(plan.DEAL, 40, 50, 2, 60.0)) == 39
+
+
 def test_the_postgresql_stack_is_skipped_with_a_message_when_the_server_is_not_there(
     monkeypatch,
 ):
@@ -147,49 +161,6 @@ def test_the_postgresql_stack_is_skipped_with_a_message_when_the_server_is_not_t
     monkeypatch.setattr(site_stack, "PG", "postgres://postgres@127.0.0.1:9")  # nothing listens
     missing = stacks.pg_missing()
     assert missing is not None and "PostgreSQL at 127.0.0.1:5432" in missing
-
-
-def test_the_generators_client_reads_an_answer_by_its_length_chunked_or_to_the_close():
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
-
-    from bench.capacity.load import exchange
-
-    answers = {
-        b"/length": b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nETag: "x1"\r\n\r\nhello',
-        b"/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-        b"3\r\n/sh\r\n9\r\neet/?v=42\r\n0\r\n\r\n",
-        b"/empty": b"HTTP/1.1 204 No Content\r\n\r\n",
-    }
-    seen = []
-
-    async def serve(reader, writer):
-        request = await reader.readuntil(b"\r\n\r\n")
-        seen.append(request)
-        path = request.split()[1]
-        writer.write(answers[path])
-        await writer.drain()
-        writer.close()
-
-    async def main():
-        server = await asyncio.start_server(serve, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-        async with server:
-            got = {}
-            for path in ("/length", "/chunked", "/empty"):
-                got[path] = await exchange("127.0.0.1", port, "GET", path, {}, b"", 5)
-            with pytest.raises(OSError):
-                await exchange("127.0.0.1", 9, "GET", "/", {}, b"", 5)  # nothing listens
-            return got
-
-    # In a thread of its own: the browser tests' sync Playwright leaves a loop running here.
-    with ThreadPoolExecutor(1) as pool:
-        got = pool.submit(asyncio.run, main()).result()
-    assert (got["/length"].status_code, got["/length"].content) == (200, b"hello")
-    assert got["/length"].headers["etag"] == '"x1"'
-    assert got["/chunked"].content == b"/sheet/?v=42"
-    assert got["/empty"].status_code == 204 and got["/empty"].content == b""
-    assert all(b"Connection: close" in request for request in seen)
 
 
 def test_a_phase_where_the_generator_ran_out_of_files_or_ports_does_not_count():

@@ -10,10 +10,14 @@ is open-loop: for T tables, every keeper posts a deal every 60 s (--stress: 10 s
 /api/games/<id>/deals`, valid deals of the table's game, the next number), 3 phones a table
 poll the watchers' sheet every 5 s (`/games/<id>/sheet/?v=<the version they show>`), 1 phone
 a table polls the standings fragment every 10 s with its ETag (If-None-Match). Each phone
-starts at a random point of its period and keeps its period whatever the answers; each
-request goes on a fresh TCP connection (a phone polling every 5 s cannot keep gunicorn's
-2-s keep-alive). A request's latency runs from its *scheduled* send time, so a late answer
-delays nothing and hides nothing (no coordinated omission).
+starts at a random point of its period and keeps its period whatever the answers. Each
+phone keeps its connection as a browser does, for as long as the server keeps it open
+(bench/capacity/client.py): bin/serve keeps an idle connection 20 s, longer than any poll,
+so its phones poll on kept connections; the deploy's sync workers close after every answer,
+so there each request opens a new one (--fresh-connections: a new one a request anywhere;
+--keep-alive SECONDS: a trial of another keep-alive). A request's latency runs from its
+*scheduled* send time, so a late answer delays nothing and hides nothing (no coordinated
+omission).
 
 Two stacks, each in a process of its own (bench/capacity/stacks.py): "venue", bin/serve's
 (gunicorn with its workers and gthread threads, SQLite in WAL mode, the file cache, the
@@ -39,6 +43,8 @@ staircase stops once product and floor have each failed a stage (--no-stop: all 
 Then a cost pass: each kind alone at --cost-rate requests a second, product and floor, its
 server CPU a request, and the baseline below both: gunicorn alone, a request answered with a
 204 before Django (bench/capacity/wsgi.py, the application gunicorn runs in this benchmark).
+Each kind comes from as many phones as make each ask at its own pace (250 sheet phones at 50
+a second), so a connection is kept, or not, as in the staircase.
 The report: the largest T passing for product and floor and their
 ratio, and the CPU model: tables a stack carries on --cores cores at --utilisation (2, 80 %)
 from the measured costs (per kind, and from the staircase's own CPU a table-second). Writes

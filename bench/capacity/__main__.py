@@ -48,6 +48,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="run every stage, also after both phases failed one")  # fmt: skip
     parser.add_argument("--sync-workers", type=int, metavar="N",
                         help="a trial: N sync gunicorn workers, not the stack's")  # fmt: skip
+    parser.add_argument("--keep-alive", type=float, metavar="SECONDS",
+                        help="a trial: gunicorn's keep-alive, not bin/serve's")  # fmt: skip
+    parser.add_argument("--fresh-connections", action="store_true",
+                        help="a new connection a request, whatever the server keeps")  # fmt: skip
     parser.add_argument("--seed", type=int, default=358)
     parser.add_argument("--quick", action="store_true", help="stages 10,20 of 20 s: a smoke run")
     parser.add_argument("--out", help="where to write the JSON (default bench/results/...)")
@@ -138,7 +142,7 @@ def print_summary(name: str, summary: dict) -> None:
     print(f"  CPU model: {summary['cpu_model']}")
     alone = summary.get("gunicorn_alone_cpu_ms")
     if alone is not None:
-        print(f"  gunicorn alone (a bare answer, fresh connection): {alone} ms CPU a request")
+        print(f"  gunicorn alone (a bare answer): {alone} ms CPU a request")
     for target, met in summary["targets"].items():
         print(f"  target {target}: {'met' if met else 'MISSED'}")
 

@@ -1,9 +1,11 @@
-"""The open-loop generator: every request sent at its scheduled time on a fresh connection,
-whatever the answers; its latency counted from that scheduled time.
+"""The open-loop generator: every request sent at its scheduled time, whatever the answers;
+its latency counted from that scheduled time.
 
-One asyncio loop and a small HTTP/1.1 client (`Connection: close`, one TCP connection a
-request: a phone polling every 5 s cannot keep gunicorn's 2-s keep-alive), an asyncio
-protocol of a few lines so that the generator's cost a request stays small. The product
+One asyncio loop and a small HTTP/1.1 client (bench.capacity.client): each phone (and each
+keeper) keeps its connection as a browser does, for as long as the server keeps it open, so
+a server whose keep-alive outlasts a phone's period is polled on kept connections, and one
+that closes sooner (the deploy's sync workers close after every answer) gets a new
+connection a request; `--fresh-connections` opens one a request whatever the server. The
 phase talks to the site; the floor phase sends the same schedule to the floor views
 (bench.floor.views.replay), each request replaying the SQL its product request sent
 (bench.capacity.recipes). The generator measures its own CPU (os.times, user and system,
@@ -23,9 +25,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from bench.site_load.connection import Answer
-
 from . import plan
+from .client import Line
 from .recipes import DEAL_RECIPE, SHEET_CHANGED, SHEET_UNCHANGED, STANDINGS_RECIPE
 
 #: Errors of the generator's own making (out of file descriptors or local ports): the
@@ -45,6 +46,7 @@ class Phone:
     version: int = 0  # the sheet's version this phone shows (product)
     seen: int = 0  # the floor's deals of its table this phone has seen (floor)
     etag: str | None = None  # the standings' ETag it holds
+    line: Line = field(default_factory=Line)  # its connection (each phase gives a new one)
 
 
 @dataclass
@@ -59,6 +61,7 @@ class Keeper:
     floor_deals: int = 0
     pending: tuple[dict, bytes] | None = None  # the next deal, sent again until answered
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    line: Line = field(default_factory=Line)  # the keeper's phone's connection
     sheet: list[Phone] = field(default_factory=list)
     standings: list[Phone] = field(default_factory=list)
 
@@ -72,94 +75,23 @@ class Keeper:
         return self.pending
 
 
-class _Exchange(asyncio.Protocol):
-    """One request and its answer on a connection of its own: write on connect, collect
-    what comes, done at the answer's end (its Content-Length, or the server closing, as it
-    does after `Connection: close`). A protocol, not asyncio's streams: fewer objects and
-    calls a request, and the generator must stay small beside the server it measures."""
-
-    def __init__(self, message: bytes, done: asyncio.Future) -> None:
-        self.message, self.done, self.data = message, done, bytearray()
-        self.length: int | None = None
-
-    def connection_made(self, transport) -> None:
-        transport.write(self.message)
-
-    def data_received(self, data: bytes) -> None:
-        self.data += data
-        if self.length is None:
-            end = self.data.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            found = re.search(rb"(?im)^content-length:\s*(\d+)", self.data[:end])
-            self.length = end + 4 + int(found.group(1)) if found else -1
-        if 0 <= self.length <= len(self.data) and not self.done.done():
-            self.done.set_result(bytes(self.data))
-
-    def connection_lost(self, error) -> None:
-        if self.done.done():
-            return
-        if self.data:
-            self.done.set_result(bytes(self.data))
-        else:
-            self.done.set_exception(error or ConnectionResetError("closed before an answer"))
-
-
-def parse(raw: bytes) -> Answer:
-    """The status, headers (lower-case names) and body of an HTTP/1.1 answer."""
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        chunks, rest = [], body
-        while rest:
-            size_line, _, rest = rest.partition(b"\r\n")
-            size = int(size_line.split(b";")[0] or b"0", 16)
-            if not size:
-                break
-            chunks.append(rest[:size])
-            rest = rest[size + 2 :]
-        body = b"".join(chunks)
-    return Answer(int(lines[0].split()[1]), headers, body)
-
-
-async def exchange(host: str, port: int, method: str, path: str, headers: dict, body: bytes,
-                   timeout: float) -> Answer:  # fmt: skip
-    """One request on a fresh TCP connection, closed after the answer."""
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
-    lines += [f"{name}: {value}" for name, value in headers.items()]
-    if body:
-        lines.append(f"Content-Length: {len(body)}")
-    message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-    loop = asyncio.get_running_loop()
-    done = loop.create_future()
-    transport = None
-    try:
-        async with asyncio.timeout(timeout):
-            transport, _ = await loop.create_connection(
-                lambda: _Exchange(message, done), host, port
-            )
-            return parse(await done)
-    finally:
-        if transport is not None:
-            transport.close()
-
-
 class Phase:
     """One phase ("product" or "floor") of a stage: sends, and keeps what came back."""
 
     def __init__(self, name: str, host: str, port: int, slug: str, keepers: list[Keeper],
-                 timeout: float) -> None:  # fmt: skip
+                 timeout: float, keep: bool = True) -> None:  # fmt: skip
         self.name, self.host, self.port, self.slug = name, host, port, slug
         self.keepers, self.timeout = keepers, timeout
+        self.connections: Counter = Counter()  # opened, reused, sent_again (client.Line)
         # Each phase runs on an event loop of its own (asyncio.run), and an asyncio lock
         # belongs to the loop it was first waited on: a keeper's lock from an overloaded
-        # phase would refuse the next phase ("bound to a different event loop").
+        # phase would refuse the next phase ("bound to a different event loop"). A
+        # connection belongs to its loop too, and a phase starts, as phones coming in do,
+        # with none.
         for keeper in keepers:
             keeper.lock = asyncio.Lock()
+            for phone in (keeper, *keeper.sheet, *keeper.standings):
+                phone.line = Line(self.connections, keep)
         self.scheduled: dict[str, list[float]] = defaultdict(list)
         self.answered: dict[str, list[float]] = defaultdict(list)
         self.statuses: dict[str, Counter] = defaultdict(Counter)
@@ -176,8 +108,9 @@ class Phase:
                     status = await self._deal(keeper)
             elif arrival.kind == plan.SHEET:
                 status = await self._sheet(keeper, keeper.sheet[arrival.phone])
-            elif arrival.kind == plan.BARE:
-                status = (await self._get(plan.BARE_PATH)).status_code
+            elif arrival.kind == plan.BARE:  # on the connection of one of the table's phones
+                line = keeper.sheet[arrival.phone].line
+                status = (await self._get(line, plan.BARE_PATH)).status_code
             else:
                 status = await self._standings(keeper.standings[arrival.phone])
         except (
@@ -198,8 +131,16 @@ class Phase:
         self.scheduled[arrival.kind].append(due)
         self.answered[arrival.kind].append(asyncio.get_running_loop().time())
 
-    async def _get(self, path: str, headers: dict | None = None):
-        return await exchange(self.host, self.port, "GET", path, headers or {}, b"", self.timeout)
+    async def _get(self, line: Line, path: str, headers: dict | None = None):
+        return await line.exchange(
+            self.host, self.port, "GET", path, headers or {}, b"", self.timeout
+        )
+
+    def close(self) -> None:
+        """Every phone's connection closed: the phase is over."""
+        for keeper in self.keepers:
+            for phone in (keeper, *keeper.sheet, *keeper.standings):
+                phone.line.close()
 
     def _note(self, text: str) -> None:
         if len(self.notes) < 10:
@@ -212,7 +153,9 @@ class Phase:
             path = f"/bench-floor/replay/{DEAL_RECIPE}/"
         else:
             path = f"/api/games/{keeper.game_id}/deals"
-        answer = await exchange(self.host, self.port, "POST", path, headers, body, self.timeout)
+        answer = await keeper.line.exchange(
+            self.host, self.port, "POST", path, headers, body, self.timeout
+        )
         if answer.status_code not in EXPECTED[self.name][plan.DEAL]:
             self._note(f"{path}: {answer.status_code} {answer.text[:200]}")
         elif self.name == "floor":
@@ -228,8 +171,8 @@ class Phase:
             changed = keeper.floor_deals > phone.seen
             phone.seen = keeper.floor_deals
             recipe = SHEET_CHANGED if changed else SHEET_UNCHANGED
-            return (await self._get(f"/bench-floor/replay/{recipe}/")).status_code
-        answer = await self._get(f"/games/{keeper.game_id}/sheet/?v={phone.version}")
+            return (await self._get(phone.line, f"/bench-floor/replay/{recipe}/")).status_code
+        answer = await self._get(phone.line, f"/games/{keeper.game_id}/sheet/?v={phone.version}")
         if answer.status_code == 200:
             found = NEXT_VERSION.search(answer.content)
             if found is None:
@@ -241,10 +184,9 @@ class Phase:
     async def _standings(self, phone: Phone) -> int:
         headers = {"If-None-Match": phone.etag} if phone.etag else {}
         if self.name == "floor":
-            return (
-                await self._get(f"/bench-floor/replay/{STANDINGS_RECIPE}/", headers)
-            ).status_code
-        answer = await self._get(f"/events/{self.slug}/standings/live/", headers)
+            path = f"/bench-floor/replay/{STANDINGS_RECIPE}/"
+            return (await self._get(phone.line, path, headers)).status_code
+        answer = await self._get(phone.line, f"/events/{self.slug}/standings/live/", headers)
         if answer.status_code == 200:
             phone.etag = answer.headers.get("etag")
         return answer.status_code
@@ -269,6 +211,7 @@ class Phase:
             "generator_cpu_s": round(cpu, 2),
             "generator_core_share": round(cpu / wall, 3) if wall else None,
             "generator_errors": dict(self.generator_errors),
+            "connections": dict(self.connections),
             "send_lag_p99_ms": plan.percentile((lag * 1000 for lag in self.send_lag), 99),
             "notes": self.notes,
         }
@@ -293,6 +236,7 @@ async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5) -
     if running:
         await asyncio.gather(*running)
     wall = loop.time() - start
+    phase.close()
     used = os.times()
     user, system = used.user - cpu.user, used.system - cpu.system
     result = phase.report(wall, user + system)

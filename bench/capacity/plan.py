@@ -45,6 +45,11 @@ class Pace:
             *((STANDINGS, n, self.standings_every) for n in range(self.standings_phones)),
         )
 
+    def period(self, kind: str) -> float:
+        """Seconds between one phone's requests of `kind` (the cost pass's baseline, BARE,
+        at the sheet's pace)."""
+        return {DEAL: self.deal_every, STANDINGS: self.standings_every}.get(kind, self.sheet_every)
+
     def rates(self) -> dict[str, float]:
         """Requests a second of each kind that one table sends."""
         return {
@@ -165,11 +170,16 @@ def tables_on(cores: float, utilisation: float, ms_per_table_second: float) -> i
     return math.floor(cores * utilisation * 1000 / ms_per_table_second)
 
 
-def one_kind(kind: str, tables: int, rate: float, seconds: float) -> list[Arrival]:
+def one_kind(kind: str, tables: int, rate: float, seconds: float,
+             period: float | None = None) -> list[Arrival]:  # fmt: skip
     """For the cost pass: `rate` requests a second of one kind, evenly spaced, round the
-    tables in turn (a table's deals come `tables / rate` seconds apart)."""
+    tables in turn, one phone of each. With `period`, round only as many tables as make each
+    phone ask once a `period` (as phones at that pace do, so that a connection kept between
+    a phone's requests is kept here too); else round all (a table's requests come `tables /
+    rate` seconds apart)."""
     count = int(rate * seconds)
-    return [Arrival(n / rate, kind, n % tables, 0) for n in range(count)]
+    phones = tables if period is None else max(1, min(tables, round(rate * period)))
+    return [Arrival(n / rate, kind, n % phones, 0) for n in range(count)]
 
 
 def measured_ms_per_table_second(server_cpu_s: float, tables: int, seconds: float) -> float:

@@ -16,6 +16,7 @@ from pathlib import Path
 from bench.site_load.report import load_average
 from bench.venue import stack as venue_stack
 from bench.venue.warm import warm
+from config import gunicorn_venue
 
 from . import plan, recipes, stacks
 from .load import Keeper, Phase, Phone, drive
@@ -126,7 +127,7 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
     host, port = base_url.removeprefix("http://").split(":")
     phones_current(keepers, fragment_etag(base_url, slug))
     before = stacks.cpu_ticks(groups)
-    phase = Phase(name, host, int(port), slug, keepers, args.timeout)
+    phase = Phase(name, host, int(port), slug, keepers, args.timeout, not args.fresh_connections)
     result = asyncio.run(drive(phase, arrivals))
     time.sleep(0.2)  # the last answers' tails (closing, logging) in the server's CPU
     after = stacks.cpu_ticks(groups)
@@ -195,7 +196,8 @@ def cost_pass(keepers, base_url, slug, args, groups) -> dict:
     a request gunicorn answers before Django (plan.BARE: what gunicorn alone costs)."""
     costs: dict[str, dict] = {"product": {}, "floor": {}}
     for kind in plan.KINDS:
-        arrivals = plan.one_kind(kind, len(keepers), args.cost_rate, args.cost_seconds)
+        period = args.pace.period(kind)
+        arrivals = plan.one_kind(kind, len(keepers), args.cost_rate, args.cost_seconds, period)
         for name in ("product", "floor"):
             result = run_phase(name, arrivals, keepers, base_url, slug, args, groups, 1)
             costs[name][kind] = {
@@ -204,9 +206,11 @@ def cost_pass(keepers, base_url, slug, args, groups) -> dict:
                 "statuses": result["kinds"][kind]["statuses"],
                 "errors": result["kinds"][kind]["errors"],
                 "p95_ms": result["kinds"][kind]["p95_ms"],
+                "connections": result["connections"],
             }
     # The baseline below both: gunicorn alone, answering before Django (plan.BARE).
-    arrivals = plan.one_kind(plan.BARE, len(keepers), args.cost_rate, args.cost_seconds)
+    period = args.pace.period(plan.BARE)
+    arrivals = plan.one_kind(plan.BARE, len(keepers), args.cost_rate, args.cost_seconds, period)
     result = run_phase("product", arrivals, keepers, base_url, slug, args, groups, 1)
     costs["gunicorn_alone"] = {
         "cpu_ms": result["server_cpu_ms_per_request"],
@@ -214,6 +218,7 @@ def cost_pass(keepers, base_url, slug, args, groups) -> dict:
         "statuses": result["kinds"][plan.BARE]["statuses"],
         "errors": result["kinds"][plan.BARE]["errors"],
         "p95_ms": result["kinds"][plan.BARE]["p95_ms"],
+        "connections": result["connections"],
     }
     return costs
 
@@ -229,7 +234,7 @@ def print_stage(stage: dict) -> None:
             f"  {name:<8} {'PASS' if v['passed'] else 'fail'}{'' if v['valid'] else ' (INVALID)'}"
             f"  {phase['requests']} requests in {phase['wall_s']} s; server"
             f" {phase['server_cpu_ms_per_request']} ms CPU a request; generator"
-            f" {phase['generator_core_share']:.0%} of a core"
+            f" {phase['generator_core_share']:.0%} of a core; connections {phase['connections']}"
         )
         for kind, f in phase["kinds"].items():
             print(
@@ -247,7 +252,8 @@ def run(name: str, args: argparse.Namespace) -> dict:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # one descriptor a request
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # in flight, when overloaded
     folder = Path(tempfile.mkdtemp(prefix=f"bench-capacity-{name}-"))
-    env, flags = stacks.environment(name, folder), stacks.flags(name, args.sync_workers)
+    env = stacks.environment(name, folder)
+    flags = stacks.flags(name, args.sync_workers, args.keep_alive)
     print(f"{name}: load average {load_average()}; folder {folder}; gunicorn {flags}", flush=True)
     stacks.prepare(name, env)
     made = time.monotonic()
@@ -279,7 +285,9 @@ def run(name: str, args: argparse.Namespace) -> dict:
             "workers": int(flags["workers"]),
             "threads": int(flags["threads"]),
             "worker_class": flags.get("worker_class", venue_stack.SERVE_WORKER),
+            "keep_alive_s": float(flags.get("keep_alive") or gunicorn_venue.keepalive),
         },
+        "phones_keep_connections": not args.fresh_connections,
         "recipes": about,
         "idle_cores": {g: round(c, 4) for g, c in args.idle_cores.items()},
         "stages": stages,

@@ -81,12 +81,14 @@ def clean(name: str) -> None:
         site_stack.flush_redis(REDIS_BROKER)
 
 
-def flags(name: str, sync_workers: int | None = None) -> dict[str, str]:
+def flags(name: str, sync_workers: int | None = None,
+          keep_alive: float | None = None) -> dict[str, str]:  # fmt: skip
     """gunicorn's workers, threads and worker class, and the Celery worker's pool: bin/serve's
-    (bench.venue.stack.serve_flags); on "pg", gunicorn's as the deploy's web unit says; with
-    `sync_workers`, a trial: that many sync workers (one request a process at a time, nothing
-    held) on either stack. The application: the site's, with the bare path of the cost
-    pass's baseline (WSGI)."""
+    (bench.venue.stack.serve_flags, with its keep-alive); on "pg", gunicorn's as the deploy's
+    web unit says (sync workers close after every answer); with `sync_workers`, a trial: that
+    many sync workers (one request a process at a time, nothing held) on either stack; with
+    `keep_alive`, a trial of that keep-alive (seconds). The application: the site's, with the
+    bare path of the cost pass's baseline (WSGI)."""
     found = venue_stack.serve_flags() | {"wsgi": WSGI}
     if name == "pg":
         unit = WEB_UNIT.read_text()
@@ -97,6 +99,8 @@ def flags(name: str, sync_workers: int | None = None) -> dict[str, str]:
         found.update(workers=workers.group(1), threads="1", worker_class=worker_class.group(1))
     if sync_workers:
         found.update(workers=str(sync_workers), threads="1", worker_class=SYNC_WORKER)
+    if keep_alive is not None:
+        found["keep_alive"] = f"{keep_alive:g}"
     return found
 
 

@@ -1,7 +1,7 @@
 """The site's WSGI application as gunicorn runs it, with one path more: BARE_PATH answered
-with a 204 before Django, for the cost pass's baseline (what gunicorn alone costs a request
-on a fresh connection: accepting, reading, answering, closing). Everything else goes to
-config.wsgi's application unchanged, one string comparison later.
+with a 204 before Django, for the cost pass's baseline (what gunicorn alone costs a request:
+reading and answering it, and on a connection not kept, accepting and closing). Everything
+else goes to config.wsgi's application unchanged, one string comparison later.
 
 gunicorn imports this module in each worker, as it would config.wsgi."""
 

@@ -1,0 +1,179 @@
+"""The capacity generator's HTTP client (bench/capacity/client.py): a phone's connection kept
+as a browser keeps it, against small servers of asyncio's own on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from bench.capacity.client import Line, answer_end, exchange
+
+ANSWERS = {
+    b"/length": b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nETag: "x1"\r\n\r\nhello',
+    b"/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+    b"3\r\n/sh\r\n9\r\neet/?v=42\r\n0\r\n\r\n",
+    b"/empty": b"HTTP/1.1 204 No Content\r\n\r\n",
+    b"/not-modified": b'HTTP/1.1 304 Not Modified\r\nETag: "x1"\r\n\r\n',
+    b"/close": b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok",
+}
+
+
+def run(coroutine):
+    """On an event loop of its own, in a thread of its own: the browser tests' sync
+    Playwright leaves a loop running in pytest's thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+class Server:
+    """Answers each request from ANSWERS; keeps the connection unless told to close it
+    (`close_after`: after that many answers on a connection, closes it at once without a
+    word, as a server whose keep-alive ran out does; `drop_after`: reads the request after
+    that many answers and closes without answering, as when a request crosses the server's
+    close). Notes each connection's requests."""
+
+    def __init__(self, close_after=None, slow: float = 0.0, drop_after=None) -> None:
+        self.close_after, self.slow, self.drop_after = close_after, slow, drop_after
+        self.connections: list[list[bytes]] = []
+
+    async def serve(self, reader, writer):
+        seen: list[bytes] = []
+        self.connections.append(seen)
+        try:
+            while True:
+                request = await reader.readuntil(b"\r\n\r\n")
+                if self.drop_after is not None and len(seen) >= self.drop_after:
+                    break
+                seen.append(request)
+                await asyncio.sleep(self.slow)
+                writer.write(ANSWERS[request.split()[1]])
+                await writer.drain()
+                if b"Connection: close" in request or request.split()[1] == b"/close":
+                    break
+                if self.close_after is not None and len(seen) >= self.close_after:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        writer.close()
+
+    async def __aenter__(self):
+        self.server = await asyncio.start_server(self.serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc):
+        self.server.close()
+
+
+def get(line: Line, port: int, path: str):
+    return line.exchange("127.0.0.1", port, "GET", path, {}, b"", 5)
+
+
+def test_an_answer_ends_at_its_length_its_last_chunk_or_at_once_without_a_body():
+    assert answer_end(ANSWERS[b"/length"]) == len(ANSWERS[b"/length"])
+    assert answer_end(ANSWERS[b"/length"][:-1]) is None
+    assert answer_end(ANSWERS[b"/chunked"]) == len(ANSWERS[b"/chunked"])
+    assert answer_end(ANSWERS[b"/chunked"][:-2]) is None
+    assert answer_end(ANSWERS[b"/empty"]) == len(ANSWERS[b"/empty"])
+    assert answer_end(ANSWERS[b"/not-modified"]) == len(ANSWERS[b"/not-modified"])
+    assert answer_end(b"HTTP/1.1 200 OK\r\n\r\nto the close") is None
+    assert answer_end(b"HTTP/1.1 200 OK\r\nContent-Le") is None
+
+
+def test_a_fresh_exchange_reads_an_answer_by_its_length_chunked_or_to_the_close():
+    async def main():
+        async with Server() as server:
+            got = {}
+            for path in ("/length", "/chunked", "/empty"):
+                got[path] = await exchange("127.0.0.1", server.port, "GET", path, {}, b"", 5)
+            with pytest.raises(OSError):
+                await exchange("127.0.0.1", 9, "GET", "/", {}, b"", 5)  # nothing listens
+            return got, server.connections
+
+    got, connections = run(main())
+    assert (got["/length"].status_code, got["/length"].content) == (200, b"hello")
+    assert got["/length"].headers["etag"] == '"x1"'
+    assert got["/chunked"].content == b"/sheet/?v=42"
+    assert got["/empty"].status_code == 204 and got["/empty"].content == b""
+    assert len(connections) == 3
+    assert all(b"Connection: close" in c[0] for c in connections)
+
+
+def test_a_phone_asks_again_on_its_kept_connection():
+    async def main():
+        async with Server() as server:
+            line = Line()
+            answers = [await get(line, server.port, p) for p in ("/empty", "/length") * 2]
+            line.close()
+            return answers, server.connections, line.counts
+
+    answers, connections, counts = run(main())
+    assert [a.status_code for a in answers] == [204, 200, 204, 200]
+    assert len(connections) == 1 and len(connections[0]) == 4
+    assert not any(b"Connection: close" in request for request in connections[0])
+    assert counts == {"opened": 1, "reused": 3}
+
+
+def test_a_connection_the_server_closed_is_replaced_and_a_closing_answer_ends_it():
+    async def main():
+        async with Server(close_after=2) as server:
+            line = Line()
+            for path in ("/empty", "/empty"):  # the server closes after the second
+                await get(line, server.port, path)
+            await asyncio.sleep(0.1)  # the close has come: the line knows it
+            await get(line, server.port, "/empty")
+            await get(line, server.port, "/close")  # says Connection: close
+            await get(line, server.port, "/empty")
+            line.close()
+            return [len(c) for c in server.connections], line.counts
+
+    sizes, counts = run(main())
+    assert sizes == [2, 2, 1]
+    assert counts == {"opened": 3, "reused": 2}
+
+
+def test_a_request_on_a_connection_closed_as_it_left_is_sent_again_on_a_new_one():
+    """The server closes a kept connection as the phone's next request reaches it, without
+    an answer: the request is sent again on a new connection (browsers do), not an error."""
+
+    async def main():
+        async with Server(drop_after=1) as server:
+            line = Line()
+            await get(line, server.port, "/empty")
+            answer = await get(line, server.port, "/length")
+            line.close()
+            return answer, line.counts, [len(c) for c in server.connections]
+
+    answer, counts, sizes = run(main())
+    assert answer.status_code == 200 and answer.content == b"hello"
+    assert sizes == [1, 1]
+    assert counts == {"opened": 2, "sent_again": 1}
+
+
+def test_a_phone_whose_last_request_is_still_out_asks_on_another_connection():
+    async def main():
+        async with Server(slow=0.3) as server:
+            line = Line()
+            answers = await asyncio.gather(get(line, server.port, "/empty"),
+                                           get(line, server.port, "/length"))  # fmt: skip
+            await get(line, server.port, "/empty")
+            line.close()
+            return answers, [len(c) for c in server.connections], line.counts
+
+    answers, sizes, counts = run(main())
+    assert [a.status_code for a in answers] == [204, 200]
+    assert sorted(sizes) == [1, 2]  # the kept one asked twice, the other once
+    assert counts == {"opened": 2, "reused": 1}
+
+
+def test_a_request_that_times_out_leaves_no_connection_behind():
+    async def main():
+        async with Server(slow=1.0) as server:
+            line = Line()
+            with pytest.raises(TimeoutError):
+                await line.exchange("127.0.0.1", server.port, "GET", "/empty", {}, b"", 0.2)
+            return line.wire
+
+    assert run(main()) is None
