@@ -30,13 +30,24 @@ def _header(key: str) -> str | None:
 class RedactedAtoms(SafeAtoms):
     """The access log's atoms, each redacted as the line's format reads it: gunicorn makes an
     atom of every header and environ variable of every request, and the format reads a
-    handful (redacting them all was a tenth of a request's CPU, docs/performance.md)."""
+    handful (redacting them all was a tenth of a request's CPU, docs/performance.md), and
+    logging formats the line twice (the redacting formatter reads the message, then its inner
+    one), so each atom is redacted once and kept."""
+
+    def __init__(self, atoms):
+        super().__init__(atoms)
+        self._redacted: dict = {}
 
     def __getitem__(self, key):
+        if key in self._redacted:
+            return self._redacted[key]
         value = super().__getitem__(key)
         if value != "-" and _header(key) in SECRET_HEADERS:
-            return REDACTED
-        return redact(value) if isinstance(value, str) else value
+            value = REDACTED
+        elif isinstance(value, str):
+            value = redact(value)
+        self._redacted[key] = value
+        return value
 
 
 class RedactingLogger(Logger):

@@ -65,6 +65,7 @@ def test_bin_serve_runs_gunicorn_with_these_settings():
     starts = [line for line in serve.splitlines() if "gunicorn config.wsgi" in line]
     assert len(starts) == 1 and "-c python:config.gunicorn_venue" in starts[0]
     assert gunicorn_venue.worker_class == "config.gunicorn_workers.ThreadWorker"
+    assert gunicorn_venue.logger_class == "config.gunicorn_logging.RedactingLogger"
 
 
 def _ask(sock: socket.socket) -> tuple[bytes, bytes]:

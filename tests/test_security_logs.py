@@ -50,6 +50,20 @@ def test_redact_hides_keeper_link_secrets_and_bearer_tokens():
     assert "/games/12/keep/[redacted]/" in cleaned and "Bearer [redacted]" in cleaned
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"GET /GAMES/12/KEEP/{SECRET}/ HTTP/1.1",
+        f"authorization: BEARER {SECRET}",
+        f"x bearer\t{SECRET}",
+    ],
+)
+def test_redact_finds_secrets_in_any_case(line):
+    """redact looks for "/keep/" or "bearer" before it substitutes: in any case, as the
+    substitutions themselves match."""
+    assert SECRET not in redact(line)
+
+
 @pytest.mark.django_db
 def test_djangos_warnings_for_a_keeper_link_do_not_carry_its_secret(client, configured_output):
     game = services.game_create(ruleset="blato", players=["A", "B", "C"], first_dealer=0)
