@@ -283,3 +283,24 @@ def test_each_phase_gives_the_keepers_locks_of_its_own_event_loop():
     run(contended())
     Phase("product", "127.0.0.1", 1, "slug", [keeper], 1.0)
     assert run(next_phase())
+
+
+def test_the_cost_pass_warms_up_only_where_the_server_keeps_a_connection_for_a_phones_period():
+    from argparse import Namespace
+
+    from bench.capacity import stacks
+    from bench.capacity.runner import cost_arrivals
+    from config import gunicorn_venue
+
+    assert stacks.keep_alive(stacks.flags("venue")) == gunicorn_venue.keepalive
+    assert stacks.keep_alive(stacks.flags("venue", keep_alive=2)) == 2
+    assert stacks.keep_alive(stacks.flags("pg")) == 0  # sync workers close after each answer
+    args = Namespace(pace=plan.Pace(), cost_rate=50, cost_seconds=10, fresh_connections=False,
+                     keep_alive_s=20.0)  # fmt: skip
+    arrivals, warm_up = cost_arrivals(plan.SHEET, 1000, args)
+    assert len(arrivals) == 500 and sorted(a.table for a in warm_up) == list(range(250))
+    assert cost_arrivals(plan.DEAL, 1000, args)[1] is None  # a deal a minute: past 20 s
+    args.keep_alive_s = 2.0
+    assert cost_arrivals(plan.SHEET, 1000, args)[1] is None
+    args.keep_alive_s, args.fresh_connections = 20.0, True
+    assert cost_arrivals(plan.SHEET, 1000, args)[1] is None

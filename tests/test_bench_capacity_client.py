@@ -17,6 +17,7 @@ ANSWERS = {
     b"/empty": b"HTTP/1.1 204 No Content\r\n\r\n",
     b"/not-modified": b'HTTP/1.1 304 Not Modified\r\nETag: "x1"\r\n\r\n',
     b"/close": b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok",
+    b"/bench-bare/": b"HTTP/1.1 204 No Content\r\n\r\n",  # bench.capacity.plan.BARE_PATH
 }
 
 
@@ -177,3 +178,31 @@ def test_a_request_that_times_out_leaves_no_connection_behind():
             return line.wire
 
     assert run(main()) is None
+
+
+def test_a_warm_up_gives_each_phone_its_connection_and_is_not_counted():
+    """The cost pass's warm-up: each phone asks once first (its connection made, as a
+    phone polling all along has it); the figures and the CPU count start after it."""
+    import random
+
+    from bench.capacity import plan
+    from bench.capacity.load import Keeper, Phase, Phone, drive
+
+    keepers = [Keeper(n, "secret", None, random.Random(n)) for n in range(3)]
+    for keeper in keepers:
+        keeper.sheet = [Phone()]
+    arrivals = plan.one_kind(plan.BARE, 3, rate=100, seconds=0.3, period=0.03)
+    warm_up = plan.one_kind(plan.BARE, 3, rate=100, seconds=0.03, period=0.03)
+    counted: list[int] = []
+
+    async def main():
+        async with Server() as server:
+            phase = Phase("product", "127.0.0.1", server.port, "slug", keepers, 5.0)
+            made = lambda: counted.append(len(server.connections))  # noqa: E731
+            result = await drive(phase, arrivals, lead=0.0, warm_up=warm_up, counting=made)
+            return result, len(server.connections)
+
+    result, connections = run(main())
+    assert len(warm_up) == 3 and counted == [3]  # the count began with 3 connections made
+    assert result["kinds"][plan.BARE]["statuses"] == {"204": 30}  # the warm-up's left out
+    assert result["connections"] == {"reused": 30} and connections == 3

@@ -23,6 +23,7 @@ import os
 import random
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import plan
@@ -99,6 +100,15 @@ class Phase:
         self.notes: list[str] = []
         self.send_lag: list[float] = []
         self.generator_errors: Counter = Counter()  # this process out of files or ports
+
+    def forget(self) -> None:
+        """The figures so far left out (a warm-up's); the phones and their connections kept."""
+        for kept in (self.scheduled, self.answered, self.statuses, self.errors):
+            kept.clear()
+        self.notes.clear()
+        self.send_lag.clear()
+        self.generator_errors.clear()
+        self.connections.clear()  # the same counter the phones' lines count in
 
     async def send(self, arrival: plan.Arrival, due: float) -> None:
         keeper = self.keepers[arrival.table]
@@ -217,12 +227,34 @@ class Phase:
         }
 
 
-async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5) -> dict:
+async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5,
+                warm_up: list[plan.Arrival] | None = None,
+                counting: Callable[[], None] | None = None) -> dict:  # fmt: skip
     """Every arrival at its time, never waiting for an answer before the next send; returns
-    once the last answer is in (or timed out)."""
+    once the last answer is in (or timed out). With `warm_up`, those arrivals are sent and
+    answered first, so that each phone has its connection as one polling all along has it;
+    then `counting()` is called (the caller's CPU count starts there) and the figures start
+    afresh."""
     loop = asyncio.get_running_loop()
+    if warm_up:
+        await _send_all(phase, warm_up, loop.time() + lead)
+        phase.forget()
+    if counting is not None:
+        counting()
     start = loop.time() + lead
     cpu = os.times()
+    await _send_all(phase, arrivals, start)
+    wall = loop.time() - start
+    phase.close()
+    used = os.times()
+    user, system = used.user - cpu.user, used.system - cpu.system
+    result = phase.report(wall, user + system)
+    result["generator_user_s"], result["generator_system_s"] = round(user, 2), round(system, 2)
+    return result
+
+
+async def _send_all(phase: Phase, arrivals: list[plan.Arrival], start: float) -> None:
+    loop = asyncio.get_running_loop()
     running: set[asyncio.Task] = set()
     for arrival in arrivals:
         due = start + arrival.at
@@ -235,10 +267,3 @@ async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5) -
         task.add_done_callback(running.discard)
     if running:
         await asyncio.gather(*running)
-    wall = loop.time() - start
-    phase.close()
-    used = os.times()
-    user, system = used.user - cpu.user, used.system - cpu.system
-    result = phase.report(wall, user + system)
-    result["generator_user_s"], result["generator_system_s"] = round(user, 2), round(system, 2)
-    return result

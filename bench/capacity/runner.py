@@ -16,7 +16,6 @@ from pathlib import Path
 from bench.site_load.report import load_average
 from bench.venue import stack as venue_stack
 from bench.venue.warm import warm
-from config import gunicorn_venue
 
 from . import plan, recipes, stacks
 from .load import Keeper, Phase, Phone, drive
@@ -120,15 +119,20 @@ def fragment_etag(base_url: str, slug: str) -> str | None:
     return httpx.get(f"{base_url}/events/{slug}/standings/live/", timeout=30).headers.get("etag")
 
 
-def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count) -> dict:
+def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count,
+              warm_up=None) -> dict:  # fmt: skip
     """One phase; first a pause, so that what an overloaded phase left queued in the server
-    is done before this one's CPU is counted."""
+    is done before this one's CPU is counted (and `warm_up`'s arrivals, not counted)."""
     time.sleep(args.pause)
     host, port = base_url.removeprefix("http://").split(":")
     phones_current(keepers, fragment_etag(base_url, slug))
-    before = stacks.cpu_ticks(groups)
+    before = {}
+
+    def counting() -> None:
+        before.update(stacks.cpu_ticks(groups))
+
     phase = Phase(name, host, int(port), slug, keepers, args.timeout, not args.fresh_connections)
-    result = asyncio.run(drive(phase, arrivals))
+    result = asyncio.run(drive(phase, arrivals, warm_up=warm_up, counting=counting))
     time.sleep(0.2)  # the last answers' tails (closing, logging) in the server's CPU
     after = stacks.cpu_ticks(groups)
     raw = {group: stacks.ticks_between(before[group], after[group]) / TICK for group in groups}
@@ -196,10 +200,9 @@ def cost_pass(keepers, base_url, slug, args, groups) -> dict:
     a request gunicorn answers before Django (plan.BARE: what gunicorn alone costs)."""
     costs: dict[str, dict] = {"product": {}, "floor": {}}
     for kind in plan.KINDS:
-        period = args.pace.period(kind)
-        arrivals = plan.one_kind(kind, len(keepers), args.cost_rate, args.cost_seconds, period)
+        arrivals, warm_up = cost_arrivals(kind, len(keepers), args)
         for name in ("product", "floor"):
-            result = run_phase(name, arrivals, keepers, base_url, slug, args, groups, 1)
+            result = run_phase(name, arrivals, keepers, base_url, slug, args, groups, 1, warm_up)
             costs[name][kind] = {
                 "cpu_ms": result["server_cpu_ms_per_request"],
                 "gunicorn_cpu_ms": result["gunicorn_cpu_ms_per_request"],
@@ -209,9 +212,8 @@ def cost_pass(keepers, base_url, slug, args, groups) -> dict:
                 "connections": result["connections"],
             }
     # The baseline below both: gunicorn alone, answering before Django (plan.BARE).
-    period = args.pace.period(plan.BARE)
-    arrivals = plan.one_kind(plan.BARE, len(keepers), args.cost_rate, args.cost_seconds, period)
-    result = run_phase("product", arrivals, keepers, base_url, slug, args, groups, 1)
+    arrivals, warm_up = cost_arrivals(plan.BARE, len(keepers), args)
+    result = run_phase("product", arrivals, keepers, base_url, slug, args, groups, 1, warm_up)
     costs["gunicorn_alone"] = {
         "cpu_ms": result["server_cpu_ms_per_request"],
         "gunicorn_cpu_ms": result["gunicorn_cpu_ms_per_request"],
@@ -221,6 +223,17 @@ def cost_pass(keepers, base_url, slug, args, groups) -> dict:
         "connections": result["connections"],
     }
     return costs
+
+
+def cost_arrivals(kind: str, tables: int, args: argparse.Namespace):
+    """The cost pass's arrivals of `kind`, each phone at its pace, and the warm-up before
+    them: each phone's first request, when the server keeps a connection for longer than
+    the phone's period (else every request opens one anyway: no warm-up)."""
+    period = args.pace.period(kind)
+    arrivals = plan.one_kind(kind, tables, args.cost_rate, args.cost_seconds, period)
+    if args.fresh_connections or period >= args.keep_alive_s:
+        return arrivals, None
+    return arrivals, plan.one_kind(kind, tables, args.cost_rate, period, period)
 
 
 def print_stage(stage: dict) -> None:
@@ -254,6 +267,7 @@ def run(name: str, args: argparse.Namespace) -> dict:
     folder = Path(tempfile.mkdtemp(prefix=f"bench-capacity-{name}-"))
     env = stacks.environment(name, folder)
     flags = stacks.flags(name, args.sync_workers, args.keep_alive)
+    args.keep_alive_s = stacks.keep_alive(flags)
     print(f"{name}: load average {load_average()}; folder {folder}; gunicorn {flags}", flush=True)
     stacks.prepare(name, env)
     made = time.monotonic()
@@ -285,7 +299,7 @@ def run(name: str, args: argparse.Namespace) -> dict:
             "workers": int(flags["workers"]),
             "threads": int(flags["threads"]),
             "worker_class": flags.get("worker_class", venue_stack.SERVE_WORKER),
-            "keep_alive_s": float(flags.get("keep_alive") or gunicorn_venue.keepalive),
+            "keep_alive_s": args.keep_alive_s,
         },
         "phones_keep_connections": not args.fresh_connections,
         "recipes": about,

@@ -21,6 +21,7 @@ from bench.request_cost.recipes import RECIPES_ENV
 from bench.site_load import stack as site_stack
 from bench.site_load.cpu import Group, named, take_snapshot, tree
 from bench.venue import stack as venue_stack
+from config import gunicorn_venue
 
 WEB_UNIT = site_stack.ROOT / "deploy" / "358-web.service"
 PG_DATABASE = "bench358_capacity"
@@ -102,6 +103,14 @@ def flags(name: str, sync_workers: int | None = None,
     if keep_alive is not None:
         found["keep_alive"] = f"{keep_alive:g}"
     return found
+
+
+def keep_alive(flags: dict[str, str]) -> float:
+    """Seconds the stack's gunicorn keeps an idle connection: none on sync workers (they
+    close after every answer), else the flags' trial or bin/serve's (config/gunicorn_venue)."""
+    if flags.get("worker_class") == SYNC_WORKER:
+        return 0.0
+    return float(flags.get("keep_alive") or gunicorn_venue.keepalive)
 
 
 def start(folder: Path, env: dict[str, str], flags: dict[str, str]):
