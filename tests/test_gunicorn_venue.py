@@ -1,4 +1,5 @@
-"""bin/serve's gunicorn (config/gunicorn_venue.py): a phone's polls come on one kept connection.
+"""A phone's polls come on one kept connection: bin/serve's gunicorn (config/gunicorn_venue.py)
+and the deploy's nginx keep it longer than any page polls.
 
 A phone polls the sheet every 5 s and the standings every 15 s; with gunicorn's 2-s keep-alive
 every poll opened a new TCP connection, which cost the server more than the door's answer.
@@ -46,6 +47,20 @@ def test_an_idle_connection_is_kept_longer_than_any_page_polls():
     slowest = max(polls, key=polls.get)
     assert gunicorn_venue.keepalive == gunicorn_venue.KEEP_ALIVE_SECONDS
     assert gunicorn_venue.KEEP_ALIVE_SECONDS >= polls[slowest] + TIMER_SLACK_SECONDS, slowest
+
+
+#: nginx's own keep-alive for a client's connection when its configuration names none.
+NGINX_KEEPALIVE_DEFAULT = 75
+
+
+def test_nginx_keeps_a_phones_connection_longer_than_any_page_polls():
+    """The deploy's nginx (deploy/nginx/358.conf) keeps a phone's connection between its
+    polls too: no `keepalive_timeout` below the slowest poll."""
+    conf = (ROOT / "deploy" / "nginx" / "358.conf").read_text()
+    named = re.findall(r"^\s*keepalive_timeout\s+(\d+)s?\b", conf, re.MULTILINE)
+    kept = [int(seconds) for seconds in named] or [NGINX_KEEPALIVE_DEFAULT]
+    polls = _page_poll_seconds()
+    assert min(kept) >= max(polls.values()) + TIMER_SLACK_SECONDS
 
 
 def test_connections_stay_below_the_open_files_a_process_may_have():
