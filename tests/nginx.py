@@ -215,43 +215,51 @@ def _tls(sock: socket.socket) -> ssl.SSLSocket:
 
 
 def exchange(port: int, request: bytes, tls: bool = True) -> Answer:
-    """Sends raw bytes, reads one HTTP/1.1 answer (to its Content-Length, its last chunk or
-    the connection's end)."""
+    """Sends raw bytes on a new connection, reads one HTTP/1.1 answer (ask)."""
     sock = socket.create_connection((LOOPBACK, port), timeout=TIMEOUT)
     if tls:
         sock = _tls(sock)
     with sock:
-        sock.sendall(request)
-        data = b""
-        while b"\r\n\r\n" not in data:
+        return ask(sock, request)
+
+
+def ask(sock: socket.socket, request: bytes) -> Answer:
+    """Sends raw bytes on `sock`, reads one HTTP/1.1 answer (none of a body for a 204 or a
+    304, else to its Content-Length, its last chunk or the connection's end); the connection
+    stays open."""
+    sock.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise AssertionError(f"the connection closed without an answer: {data!r}")
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if status in (204, 304):  # no body, whatever the headers say
+        return Answer(status, headers, body)
+    if "content-length" in headers:
+        while len(body) < int(headers["content-length"]):
             chunk = sock.recv(65536)
             if not chunk:
-                raise AssertionError(f"the connection closed without an answer: {data!r}")
-            data += chunk
-        head, _, body = data.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        headers = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        if "content-length" in headers:
-            while len(body) < int(headers["content-length"]):
+                break
+            body += chunk
+    else:
+        try:
+            while not body.endswith(b"0\r\n\r\n"):
                 chunk = sock.recv(65536)
                 if not chunk:
                     break
                 body += chunk
-        else:
-            try:
-                while not body.endswith(b"0\r\n\r\n"):
-                    chunk = sock.recv(65536)
-                    if not chunk:
-                        break
-                    body += chunk
-            except (ConnectionResetError, TimeoutError):
-                pass
-            if headers.get("transfer-encoding") == "chunked":
-                body = _unchunk(body)
+        except (ConnectionResetError, TimeoutError):
+            pass
+        if headers.get("transfer-encoding") == "chunked":
+            body = _unchunk(body)
     return Answer(status, headers, body)
 
 

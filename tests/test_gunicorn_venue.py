@@ -83,22 +83,11 @@ def test_bin_serve_runs_gunicorn_with_these_settings():
     assert gunicorn_venue.logger_class == "config.gunicorn_logging.RedactingLogger"
 
 
-def _ask(sock: socket.socket) -> tuple[bytes, bytes]:
-    sock.sendall(
-        b"GET /healthz HTTP/1.1\r\nHost: " + proxy.HOST.encode() + b"\r\n"
-        b"X-Forwarded-Proto: https\r\n\r\n"
-    )
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise AssertionError(f"the connection closed: {data!r}")
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = int(re.search(rb"(?im)^content-length:\s*(\d+)", head).group(1))
-    while len(body) < length:
-        body += sock.recv(65536)
-    return head, body
+POLL = (
+    b"GET /healthz HTTP/1.1\r\nHost: "
+    + proxy.HOST.encode()
+    + b"\r\nX-Forwarded-Proto: https\r\n\r\n"
+)
 
 
 def test_a_phone_polling_every_few_seconds_keeps_its_connection(tmp_path):
@@ -107,9 +96,9 @@ def test_a_phone_polling_every_few_seconds_keeps_its_connection(tmp_path):
     options = ["-c", "python:config.gunicorn_venue", "--threads", "4"]
     with proxy.gunicorn(tmp_path, options) as port:
         with socket.create_connection((proxy.LOOPBACK, port), timeout=proxy.TIMEOUT) as sock:
-            first, _ = _ask(sock)
+            first = proxy.ask(sock, POLL)
             time.sleep(3)
-            second, _ = _ask(sock)
-    for head in (first, second):
-        assert head.startswith(b"HTTP/1.1 200"), head
-        assert b"connection: close" not in head.lower(), head
+            second = proxy.ask(sock, POLL)  # fails if the connection was closed
+    for answer in (first, second):
+        assert answer.status == 200, answer
+        assert answer.headers.get("connection") != "close", answer.headers
