@@ -19,13 +19,12 @@ import argparse
 import copy
 import json
 import os
-import platform
 import sys
 import time
-from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
-FIXTURE = RESULTS.parent.parent / "tests" / "tournaments" / "fixtures" / "event-backup-v1.json"
+from bench import output
+
+FIXTURE = output.ROOT / "tests" / "tournaments" / "fixtures" / "event-backup-v1.json"
 
 
 def document(rows: int, repeated: bool) -> str:
@@ -76,11 +75,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{rows:>7} rows, ids {run['ids']:<8} {run['megabytes']:>5} MB: "
                 f"parse {run['parse_s']:.2f} s, read {run['read_s']:.2f} s ({outcome})"
             )
-    report = {"python": sys.version.split()[0], "machine": platform.machine(), "runs": runs}
-    RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / ("backup_read-quick.json" if args.quick else "backup_read.json")
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {out.relative_to(RESULTS.parent.parent)}")
+    report = {"python": sys.version.split()[0], "machine": output.machine(), "runs": runs}
+    output.write(report, "backup_read-quick.json" if args.quick else "backup_read.json")
     return 0
 
 

@@ -17,7 +17,6 @@ stored. Writes bench/results/confirmations.json (-quick.json with --quick).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -27,17 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def _cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+from bench import output
 
 
 def setup_django(folder: Path) -> None:
@@ -125,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         "players": players,
         "seed": args.seed,
         "python": platform.python_version(),
-        "cpu": _cpu_name(),
+        "machine": output.machine(),
         "nproc": os.cpu_count(),
         "loadavg_start": [round(x, 2) for x in load_start],
         "loadavg_end": [round(x, 2) for x in os.getloadavg()],
@@ -138,10 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{figures['snapshots_stored']} snapshots stored; {figures['total_cpu_s']} CPU s, "
         f"{figures['total_wall_s']} s in all"
     )
-    out = args.out or RESULTS / ("confirmations-quick.json" if args.quick else "confirmations.json")
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"wrote {out}")
+    output.write(report, f"confirmations{'-quick' if args.quick else ''}.json", args.out)
     return 0
 
 

@@ -36,14 +36,11 @@ with --quick, so a smoke run never overwrites the real figures).
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 
+from bench import output
 from tournaments.pairing import Mode, pair
 from tournaments.pairing.designs import best_rounds
 from tournaments.pairing.lots import lots
@@ -54,8 +51,6 @@ from tournaments.pairing.simulation import Event
 from .pairing_optimum import optimum
 from .pairing_rules import print_rules
 from .pairing_rules import run as run_rules
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 SWISS_SIZES = (15, 99, 300, 999, 3000)
 SWISS_SIZES_QUICK = (15, 99, 300)
@@ -321,9 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     no_repeat += [no_repeat_event(n, args.seed, False, 60.0) for n in searched]
     print_no_repeat(no_repeat)
 
-    RESULTS.mkdir(exist_ok=True)
     name = "pairing-quick" if args.quick else "pairing"
-    out = RESULTS / (f"{name}-norepeat.json" if args.no_repeat_only else f"{name}.json")
     report = {
         "command": "python -m bench.pairing"
         + "".join(
@@ -332,56 +325,32 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(args, flag)
         ),
         "seed": args.seed,
-        "machine": {
-            "python": sys.version.split()[0],
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-        },
+        "machine": output.machine(),
+        "load_average": output.load_average(),
         "swiss": swiss,
         "no_repeat": no_repeat,
     }
     if args.rules:
         report["rules"] = run_rules(args.quick, args.seed, args.optimum)
         print_rules(report["rules"])
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"\nwritten to {out.relative_to(RESULTS.parent.parent)}")
+    output.write(report, f"{name}-norepeat.json" if args.no_repeat_only else f"{name}.json")
     return 0
 
 
 def _rules_only(args: argparse.Namespace) -> int:
     results = run_rules(args.quick, args.seed, args.optimum)
     print_rules(results)
-    RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / ("pairing-rules-quick.json" if args.quick else "pairing-rules.json")
     report = {
         "command": "python -m bench.pairing --rules-only"
         + (" --quick" if args.quick else "")
         + (" --optimum" if args.optimum else ""),
         "seed": args.seed,
-        "machine": _machine(),
+        "machine": output.machine(),
+        "load_average": output.load_average(),
         **results,
     }
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"\nwritten to {out.relative_to(RESULTS.parent.parent)}")
+    output.write(report, "pairing-rules-quick.json" if args.quick else "pairing-rules.json")
     return 0
-
-
-def _machine() -> dict:
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "python": sys.version.split()[0],
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "cpu": cpu,
-        "load": os.getloadavg(),
-    }
 
 
 if __name__ == "__main__":

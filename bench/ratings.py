@@ -21,19 +21,17 @@ Prints the medians, the ratio rerate / baseline and whether the targets hold
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from openskill.models import PlackettLuce
 
+from bench import output
 from tournaments.ratings import Batch, RatedGame, rate_batches
 
-RESULTS = Path(__file__).resolve().parent / "results"
 #: The targets (docs/performance.md): 100,000 games re-rated within this many seconds ...
 TARGET_SECONDS = 60.0
 #: ... and at most this many times the raw openskill calls.
@@ -118,13 +116,11 @@ def main(argv: list[str] | None = None) -> int:
         "same_as_openskill": same,
         "ok": ok,
         "python": platform.python_version(),
-        "machine": platform.machine(),
+        "machine": output.machine(),
     }
     for key, value in result.items():
         print(f"{key:>20}: {value}")
-    RESULTS.mkdir(exist_ok=True)
-    name = "ratings-quick.json" if args.quick else "ratings.json"
-    (RESULTS / name).write_text(json.dumps(result, indent=2) + "\n")
+    output.write(result, "ratings-quick.json" if args.quick else "ratings.json")
     return 0 if ok else 1
 
 

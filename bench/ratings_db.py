@@ -43,9 +43,9 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench import output
 from bench.ratings_db_club import drop_database, setup_django, store_club
 
-RESULTS = Path(__file__).resolve().parent / "results"
 BACKENDS = ("sqlite", "pg")
 #: The targets (docs/performance.md): the whole rebuild of 100,000 games within this many
 #: seconds on either backend ...
@@ -84,13 +84,10 @@ def run_backends(args) -> int:
         "loadavg_start": [round(x, 2) for x in started],
         "loadavg_end": [round(x, 2) for x in os.getloadavg()],
         "python": platform.python_version(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "machine": output.machine(),
         "backends": runs,
     }
-    RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / ("ratings-db-quick.json" if args.quick else "ratings-db.json")
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {out.relative_to(RESULTS.parent.parent)}")
+    output.write(report, "ratings-db-quick.json" if args.quick else "ratings-db.json")
     return 0 if report["met"] else 1
 
 

@@ -22,7 +22,6 @@ Prints the medians, the ratio season / baseline and whether the targets hold
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -32,7 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from bench import output
+
 #: The targets (docs/performance.md): a season built on read within this many ms (median) ...
 TARGET_MS = 50.0
 #: ... and costing at most this many times the bare read of its nights.
@@ -130,7 +130,7 @@ def run(members: int, nights: int, repeats: int, seed: int) -> dict:
         "target_ratio": TARGET_RATIO,
         "met": ms["season"] <= TARGET_MS and ratio <= TARGET_RATIO,
         "python": platform.python_version(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "machine": output.machine(),
     }
 
 
@@ -159,9 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         f"(target <= {TARGET_MS:.0f} ms and <= {TARGET_RATIO:.1f}x: "
         f"{'met' if result['met'] else 'MISSED'}); counting alone {ms['counting']:.1f} ms"
     )
-    RESULTS.mkdir(exist_ok=True)
-    name = "seasons-quick.json" if args.quick else "seasons.json"
-    (RESULTS / name).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    output.write(result, "seasons-quick.json" if args.quick else "seasons.json")
     return 0 if result["met"] else 1
 
 

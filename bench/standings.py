@@ -14,17 +14,14 @@ overwrites the real figures).
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
+from bench import output
 from tournaments.standings import BYE_POLICIES, Bye, Config, GameResult, build_standings
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def random_event(
@@ -102,13 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "repeats": args.repeats,
         "python": platform.python_version(),
-        "machine": platform.machine(),
+        "machine": output.machine(),
         "runs": runs,
     }
-    RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / ("standings-quick.json" if args.quick else "standings.json")
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"wrote {out.relative_to(RESULTS.parent.parent)}")
+    output.write(report, "standings-quick.json" if args.quick else "standings.json")
     return 0
 
 

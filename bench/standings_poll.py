@@ -20,7 +20,6 @@ Writes bench/results/standings_poll.json (-quick.json with --quick; --out anothe
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -30,9 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.confirmations import _cpu_name
+from bench import output
 
-RESULTS = Path(__file__).resolve().parent / "results"
 #: Entries put in the file cache first, as an evening's kept sheets (Django's default limit is
 #: 300: a folder that full culls on every write).
 KEPT_SHEETS = 400
@@ -153,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         "cache": backend,
         "kept_sheets": KEPT_SHEETS,
         "python": platform.python_version(),
-        "cpu": _cpu_name(),
+        "machine": output.machine(),
         "nproc": os.cpu_count(),
         "loadavg_start": [round(x, 2) for x in load_start],
         "loadavg_end": [round(x, 2) for x in os.getloadavg()],
@@ -164,12 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{players} players, {backend}, key {name}: median {case['median_cpu_ms']} ms CPU, "
             f"mean {case['mean_cpu_ms']} ms, of {case['polls']} polls (304)"
         )
-    out = args.out or RESULTS / (
-        "standings_poll-quick.json" if args.quick else "standings_poll.json"
-    )
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"wrote {out}")
+    output.write(report, f"standings_poll{'-quick' if args.quick else ''}.json", args.out)
     return 0
 
 

@@ -191,8 +191,9 @@ def test_a_warm_up_gives_each_phone_its_connection_and_is_not_counted():
     keepers = [Keeper(n, "secret", None, random.Random(n)) for n in range(3)]
     for keeper in keepers:
         keeper.sheet = [Phone()]
-    arrivals = plan.one_kind(plan.BARE, 3, rate=100, seconds=0.3, period=0.03)
-    warm_up = plan.one_kind(plan.BARE, 3, rate=100, seconds=0.03, period=0.03)
+    # 3 phones, each asking every 0.2 s: an answer comes long before the phone asks again.
+    arrivals = plan.one_kind(plan.BARE, 3, rate=15, seconds=2, period=0.2)
+    warm_up = plan.one_kind(plan.BARE, 3, rate=15, seconds=0.2, period=0.2)
     counted: list[int] = []
 
     async def main():

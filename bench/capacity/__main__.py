@@ -10,13 +10,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.site_load.report import load_average, machine
+from bench.output import load_average, machine, write
 from bench.site_load.stack import ROOT
 
 from . import __doc__ as DESCRIPTION
 from . import plan
 
-RESULTS = ROOT / "bench" / "results"
 STAGES = "100,200,400,600,800,1000,1200,1600,2000,2400"
 #: The targets (docs/performance.md, "Capacity").
 TARGET_RATIO = 1.0
@@ -193,11 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     for part in parts:
         if "summary" in part:
             print_summary(part["stack"], part["summary"])
-    RESULTS.mkdir(exist_ok=True)
     default = f"capacity{'-stress' if args.stress else ''}{'-quick' if args.quick else ''}.json"
-    out = Path(args.out) if args.out else RESULTS / default
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"written to {out}")
+    write(report, default, args.out)
     return 0
 
 

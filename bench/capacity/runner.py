@@ -13,7 +13,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from bench.site_load.report import load_average
+from bench.output import load_average
 from bench.venue import stack as venue_stack
 from bench.venue.warm import warm
 

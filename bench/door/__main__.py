@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -12,10 +11,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.output import load_average, machine, write
 from bench.request_cost.server import TICK_MS, Server
-from bench.site_load.report import load_average, machine
 from bench.site_load.stack import (
-    ROOT,
     Processes,
     drop_database,
     flush_redis,
@@ -27,7 +25,6 @@ from bench.site_load.stack import (
 from . import BARE, FULL
 from . import __doc__ as DESCRIPTION
 
-RESULTS = ROOT / "bench" / "results"
 WAYS = ("door", "full", "bare")
 SETTLE_SECONDS = 0.05
 
@@ -203,11 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(f"load average {report['load_average']}")
     name = f"door-{args.backend}" + ("-quick" if args.quick else "")
-    out = args.out or RESULTS / f"{name}.json"
-    with open(out, "w") as file:
-        json.dump(report, file, indent=2)
-        file.write("\n")
-    print(f"written to {out}")
+    write(report, f"{name}.json", args.out)
     return 0
 
 

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from bench.site_load.report import load_average, machine
-from bench.site_load.stack import ROOT
+from bench.output import load_average, machine, write
 from bench.venue.stack import serve_flags
 
 from . import __doc__ as DESCRIPTION
 from .runner import TARGET_P95_MS, rush_once
-
-RESULTS = ROOT / "bench" / "results"
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -119,11 +115,8 @@ def main(argv: list[str] | None = None) -> int:
                 f" standings {waiting['ratio_held_per_phone_minute']}; publish to seen"
                 f" {held['part_seen_after_commit']}"
             )
-    RESULTS.mkdir(exist_ok=True)
-    out = args.out or RESULTS / ("publish_rush-quick.json" if args.quick else "publish_rush.json")
-    with open(out, "w") as file:
-        file.write(json.dumps(report, indent=2) + "\n")
-    print(f"written to {out}")
+    name = "publish_rush-quick.json" if args.quick else "publish_rush.json"
+    write(report, name, args.out)
     return 0
 
 

@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.output import load_average
 from bench.site_load.measure import Stats, percentile
-from bench.site_load.report import load_average
 from bench.site_load.stack import ROOT, Processes, free_port, manage, wait_until_serving
 
 from .backends import backend

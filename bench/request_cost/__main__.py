@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from bench.site_load.report import machine
-from bench.site_load.stack import ROOT
+from bench.output import machine, write
 
 from . import __doc__ as DESCRIPTION
 from .runner import run
-
-RESULTS = ROOT / "bench" / "results"
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -82,11 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         **measured,
     }
     print_report(report)
-    out = args.out or RESULTS / ("request_cost-quick.json" if args.quick else "request_cost.json")
-    with open(out, "w") as file:
-        json.dump(report, file, indent=2)
-        file.write("\n")
-    print(f"written to {out}")
+    name = "request_cost-quick.json" if args.quick else "request_cost.json"
+    write(report, name, args.out)
     return 0
 
 

@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.site_load.report import load_average
+from bench.output import load_average
 from bench.site_load.stack import (
     Processes,
     drop_database,

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from pathlib import Path
+
+from bench.output import machine, write
 
 from . import __doc__ as DESCRIPTION
-from .report import machine
 from .runner import run_once
-from .stack import ROOT
-
-RESULTS = ROOT / "bench" / "results"
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -89,14 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         "fragment_share": args.fragment_share,
         "runs": runs,
     }
-    RESULTS.mkdir(exist_ok=True)
-    out = (
-        Path(args.out)
-        if args.out
-        else RESULTS / ("site_load-quick.json" if args.quick else "site_load.json")
-    )
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"written to {out}")
+    write(report, "site_load-quick.json" if args.quick else "site_load.json", args.out)
     return 0
 
 

@@ -1,43 +1,10 @@
-"""The figures: the machine, the load average, and the table printed per run."""
+"""The figures: the table printed per run (the machine and the load average: bench.output)."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-from pathlib import Path
 
 from .cpu import STACK, TARGET_SHARE_PCT
-
-
-def machine() -> dict:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
-    memory = next(
-        (
-            round(int(line.split()[1]) / 1024**2, 1)
-            for line in Path("/proc/meminfo").read_text().splitlines()
-            if line.startswith("MemTotal")
-        ),
-        None,
-    )
-    return {
-        "nproc": os.cpu_count(),
-        "cpu": cpu,
-        "memory_gib": memory,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-    }
-
-
-def load_average() -> list[float]:
-    return [round(x, 2) for x in os.getloadavg()]
 
 
 def print_report(args: argparse.Namespace, report: dict) -> None:

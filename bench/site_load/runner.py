@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.output import load_average
+
 from .clients import Run, drive
 from .cpu import Sampler, stack_groups
 from .event import check, make_event, wait_for_worker
@@ -31,7 +33,7 @@ from .measure import (
     Stats,
     percentile,
 )
-from .report import load_average, print_report
+from .report import print_report
 from .stack import (
     Processes,
     drop_database,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -11,16 +10,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.site_load.report import load_average, machine
-from bench.site_load.stack import ROOT
+from bench.output import load_average, machine, write
 
 from . import __doc__ as DESCRIPTION
 from . import stack
 from .phases import measure
 from .report import print_phase, print_summary, summary
 from .warm import warm
-
-RESULTS = ROOT / "bench" / "results"
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -113,10 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         "summary": result,
         "phases": [{k: v for k, v in p.items() if k != "_seconds"} for p in phases],
     }
-    RESULTS.mkdir(exist_ok=True)
-    out = Path(args.out) if args.out else RESULTS / f"venue{'-quick' if args.quick else ''}.json"
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"written to {out}")
+    write(report, f"venue{'-quick' if args.quick else ''}.json", args.out)
     if args.keep or result["errors"]:
         print(f"kept: {folder}")
     else:

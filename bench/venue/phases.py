@@ -8,6 +8,7 @@ import resource
 import ssl
 import time
 
+from bench.output import load_average
 from bench.site_load.clients import Run
 from bench.site_load.event import check
 from bench.site_load.measure import (
@@ -23,7 +24,6 @@ from bench.site_load.measure import (
     Stats,
     percentile,
 )
-from bench.site_load.report import load_average
 
 from . import floor, keepers
 
