@@ -28,9 +28,10 @@ GUNICORN_CONFIG = "python:config.gunicorn_venue"
 def serve_flags() -> dict[str, str]:
     """gunicorn's processes (their default) and threads, from bin/serve's gunicorn settings
     (config/gunicorn_venue.py), and the Celery worker's pool, from bin/serve."""
-    if GUNICORN_CONFIG not in SERVE.read_text():
+    serve = SERVE.read_text()
+    if GUNICORN_CONFIG not in serve:
         raise RuntimeError(f"bin/serve no longer runs gunicorn with {GUNICORN_CONFIG}")
-    pool = re.search(r"--pool=(\w+)", SERVE.read_text())
+    pool = re.search(r"--pool=(\w+)", serve)
     if pool is None:
         raise RuntimeError("bin/serve no longer says its worker's pool: update " + __name__)
     return {
