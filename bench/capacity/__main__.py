@@ -49,6 +49,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="a trial: N sync gunicorn workers, not the stack's")  # fmt: skip
     parser.add_argument("--keep-alive", type=float, metavar="SECONDS",
                         help="a trial: gunicorn's keep-alive, not bin/serve's")  # fmt: skip
+    parser.add_argument("--server", choices=["gunicorn", "granian"], default="gunicorn",
+                        help="a trial: granian serving the application, not gunicorn")  # fmt: skip
     parser.add_argument("--fresh-connections", action="store_true",
                         help="a new connection a request, whatever the server keeps")  # fmt: skip
     parser.add_argument("--seed", type=int, default=358)

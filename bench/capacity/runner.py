@@ -266,7 +266,7 @@ def run(name: str, args: argparse.Namespace) -> dict:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # in flight, when overloaded
     folder = Path(tempfile.mkdtemp(prefix=f"bench-capacity-{name}-"))
     env = stacks.environment(name, folder)
-    flags = stacks.flags(name, args.sync_workers, args.keep_alive)
+    flags = stacks.flags(name, args.sync_workers, args.keep_alive, args.server)
     args.keep_alive_s = stacks.keep_alive(flags)
     print(f"{name}: load average {load_average()}; folder {folder}; gunicorn {flags}", flush=True)
     stacks.prepare(name, env)
@@ -296,6 +296,7 @@ def run(name: str, args: argparse.Namespace) -> dict:
     return {
         "stack": name,
         "gunicorn": {
+            "server": flags.get("server", "gunicorn"),
             "workers": int(flags["workers"]),
             "threads": int(flags["threads"]),
             "worker_class": flags.get("worker_class", venue_stack.SERVE_WORKER),

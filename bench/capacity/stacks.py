@@ -28,6 +28,9 @@ PG_DATABASE = "bench358_capacity"
 #: The site's application with the cost pass's bare path (bench/capacity/wsgi.py).
 WSGI = "bench.capacity.wsgi"
 SYNC_WORKER = "config.gunicorn_workers.SyncWorker"
+#: Seconds granian keeps an idle connection, at least (its own limit, not a flag: a
+#: connection idle 30 s still answered, one idle 45 s was closed); above every poll's period.
+GRANIAN_KEEPS = 30.0
 REDIS_CACHE = "redis://127.0.0.1:6379/13"
 REDIS_BROKER = "redis://127.0.0.1:6379/14"
 
@@ -82,14 +85,15 @@ def clean(name: str) -> None:
         site_stack.flush_redis(REDIS_BROKER)
 
 
-def flags(name: str, sync_workers: int | None = None,
-          keep_alive: float | None = None) -> dict[str, str]:  # fmt: skip
+def flags(name: str, sync_workers: int | None = None, keep_alive: float | None = None,
+          server: str | None = None) -> dict[str, str]:  # fmt: skip
     """gunicorn's workers, threads and worker class, and the Celery worker's pool: bin/serve's
     (bench.venue.stack.serve_flags, with its keep-alive); on "pg", gunicorn's as the deploy's
     web unit says (sync workers close after every answer); with `sync_workers`, a trial: that
     many sync workers (one request a process at a time, nothing held) on either stack; with
-    `keep_alive`, a trial of that keep-alive (seconds). The application: the site's, with the
-    bare path of the cost pass's baseline (WSGI)."""
+    `keep_alive`, a trial of that keep-alive (seconds); with `server` "granian", a trial of
+    that server in gunicorn's place (bench.venue.stack.granian_command). The application: the
+    site's, with the bare path of the cost pass's baseline (WSGI)."""
     found = venue_stack.serve_flags() | {"wsgi": WSGI}
     if name == "pg":
         unit = WEB_UNIT.read_text()
@@ -102,12 +106,16 @@ def flags(name: str, sync_workers: int | None = None,
         found.update(workers=str(sync_workers), threads="1", worker_class=SYNC_WORKER)
     if keep_alive is not None:
         found["keep_alive"] = f"{keep_alive:g}"
+    if server == venue_stack.GRANIAN:
+        found["server"] = server
     return found
 
 
 def keep_alive(flags: dict[str, str]) -> float:
     """Seconds the stack's gunicorn keeps an idle connection: none on sync workers (they
     close after every answer), else the flags' trial or bin/serve's (config/gunicorn_venue)."""
+    if flags.get("server") == venue_stack.GRANIAN:
+        return GRANIAN_KEEPS
     if flags.get("worker_class") == SYNC_WORKER:
         return 0.0
     return float(flags.get("keep_alive") or gunicorn_venue.keepalive)

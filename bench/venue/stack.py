@@ -23,6 +23,9 @@ SERVE_WORKER = gunicorn_venue.worker_class
 #: bin/serve's gunicorn settings (keep-alive, connections, logger), given to every gunicorn
 #: started here; the flags given beside it (processes, threads, worker class) win.
 GUNICORN_CONFIG = "python:config.gunicorn_venue"
+#: The flags' "server" for the trial of another WSGI server (granian_command).
+GRANIAN = "granian"
+GRANIAN_BACKLOG = 16384
 
 
 def serve_flags() -> dict[str, str]:
@@ -74,11 +77,8 @@ def prepare(env: dict[str, str]) -> None:
     manage(env, "collectstatic")
 
 
-def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Processes, str]:
-    """gunicorn and the worker with bin/serve's flags; the base URL once /healthz answers."""
-    processes = Processes(folder)
-    port = free_port()
-    wsgi = flags.get("wsgi", "config.wsgi")
+def gunicorn_command(wsgi: str, port: int, flags: dict[str, str], folder: Path) -> list[str]:
+    """bin/serve's gunicorn (config/gunicorn_venue.py), with the flags' processes and threads."""
     gunicorn = [sys.executable, "-m", "gunicorn", wsgi, "-c", GUNICORN_CONFIG]
     gunicorn += ["--bind", f"127.0.0.1:{port}"]
     # bin/serve's worker class (its threads beyond the working few hold polls: config.parking),
@@ -88,6 +88,37 @@ def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Pro
     gunicorn += ["--threads", flags["threads"], "--access-logfile", str(folder / "access.log")]
     if flags.get("keep_alive"):
         gunicorn += ["--keep-alive", flags["keep_alive"]]
+    return gunicorn
+
+
+def granian_command(wsgi: str, port: int, flags: dict[str, str]) -> list[str]:
+    """A trial, not what bin/serve runs: granian (a WSGI server whose HTTP is Rust) serving the
+    same application, as many processes, each running the application on as many threads as
+    bin/serve's gate lets work at once (nothing is held: the application's parking needs
+    gunicorn's worker to say its threads), with an access line a request as gunicorn writes.
+    Its backlog is raised because granian takes at most backlog ÷ processes requests into a
+    process at once (256 at the default 1,024), and a kept connection beyond that waited
+    unanswered: the first trial's phones timed out at 300 tables."""
+    from django.conf import settings  # the bench process's: the same WEB_WORKING_THREADS
+
+    working = str(min(int(flags["threads"]), settings.WORKING_THREADS))
+    return [
+        sys.executable, "-m", "granian", f"{wsgi}:application", "--interface", "wsgi",
+        "--host", "127.0.0.1", "--port", str(port), "--workers", flags["workers"],
+        "--blocking-threads", working, "--backlog", str(GRANIAN_BACKLOG),
+        "--http", "1", "--no-ws", "--access-log",
+    ]  # fmt: skip
+
+
+def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Processes, str]:
+    """gunicorn and the worker with bin/serve's flags; the base URL once /healthz answers."""
+    processes = Processes(folder)
+    port = free_port()
+    wsgi = flags.get("wsgi", "config.wsgi")
+    if flags.get("server") == GRANIAN:
+        web = granian_command(wsgi, port, flags)
+    else:
+        web = gunicorn_command(wsgi, port, flags, folder)
     worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat"]
     worker += [f"--pool={flags['pool']}", "--loglevel=warning"]
     worker += ["--schedule", str(folder / "celerybeat-schedule")]
@@ -95,7 +126,7 @@ def start(folder: Path, env: dict[str, str], flags: dict[str, str]) -> tuple[Pro
     # logged, and the report counts them.
     again = f'while :; do {shlex.join(worker)}; echo "{RESTARTED}"; sleep 1; done'
     processes.start("worker", ["sh", "-c", again], env)
-    processes.start("gunicorn", gunicorn, env)
+    processes.start("gunicorn", web, env)
     base_url = f"http://127.0.0.1:{port}"
     try:
         wait_until_serving(base_url, processes)
