@@ -1,9 +1,9 @@
-"""One row read by a plain SQL statement and answered as the ORM would answer it.
+"""Rows read by a plain SQL statement and answered as the ORM would answer them.
 
 On the hottest paths (a deal's write, the keeper's page, the watchers' sheet) building the
 same read as a queryset cost several times its round trip (docs/performance.md, cost per
 request). A caller writes its statement from the models' names (tables and columns quoted by
-the database's own rules, once per process) and reads its row here: each value passes through
+the database's own rules, once per process) and reads its rows here: each value passes through
 the converters the ORM itself applies to that column (a datetime stored as text in SQLite, a
 JSON column), so the values are the ORM's, value for value (each caller's tests compare).
 
@@ -41,11 +41,21 @@ def one_row(sql: str, params: Sequence, columns: Converters) -> list | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else _converted(row, columns)
+
+
+def _converted(row: Sequence, columns: Converters) -> list:
     values = []
     for value, (column, functions) in zip(row, columns, strict=True):
         for convert in functions:
             value = convert(value, column, connection)
         values.append(value)
     return values
+
+
+def all_rows(sql: str, params: Sequence, columns: Converters) -> list[list]:
+    """Every row of the statement, each value converted as the ORM converts it."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [_converted(row, columns) for row in rows]

@@ -164,8 +164,36 @@ def game_history(game: Game) -> list[GameChange]:
 
 
 def all_entries(game: Game) -> list[DealEntry]:
-    """Every deal ever entered, undone ones included, in the order they were entered."""
-    return list(game.entries.order_by("entered_at", "pk"))
+    """Every deal ever entered, undone ones included, in the order they were entered: the
+    models `game.entries.order_by("entered_at", "pk")` gives (each knowing its game), from
+    one plain statement, as the table page and the first render of a sheet read them on
+    every deal (docs/performance.md, cost per request)."""
+    sql, converters = _entries_sql(connection.vendor)
+    entries = []
+    for values in plain_reads.all_rows(sql, [game.pk], converters):
+        entry = DealEntry.from_db(connection.alias, ENTRY_COLUMNS, values)
+        _entry_game.set_cached_value(entry, game)
+        entries.append(entry)
+    return entries
+
+
+_entry = DealEntry._meta
+_entry_game = _entry.get_field("game")
+#: Every column of a deal entry, in the model's order (what its queryset reads).
+ENTRY_COLUMNS = tuple(field.attname for field in _entry.concrete_fields)
+
+
+@functools.cache
+def _entries_sql(vendor: str) -> tuple[str, list]:
+    """all_entries' statement, named from the model (once per process), and the ORM's
+    converters of its columns."""
+    quote, fields = connection.ops.quote_name, _entry.concrete_fields
+    sql = (
+        f"SELECT {', '.join(quote(field.column) for field in fields)}"  # noqa: S608
+        f" FROM {quote(_entry.db_table)} WHERE {quote(_entry_game.column)} = %s"
+        f" ORDER BY {quote(_entry.get_field('entered_at').column)}, {quote(_entry.pk.column)}"
+    )
+    return sql, plain_reads.converters([(field, _entry.db_table) for field in fields])
 
 
 def game_mark(game_id: int) -> tuple[int, float] | None:

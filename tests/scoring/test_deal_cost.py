@@ -115,6 +115,35 @@ def test_the_live_deals_are_the_values_the_models_hold(client):
     assert plain[9][1] == {**TIED_BLATO[-1], "last_tricks": [0, 1]}
 
 
+def test_every_entry_is_the_model_the_orm_makes(client):
+    """all_entries (the table page's read) against the queryset it replaces, on a game with
+    a redeal, an undone deal, a corrected one and the last tricks: the same models in the
+    same order, field for field (JSON columns and times converted as the ORM converts
+    them), in one statement, each knowing its game without another query."""
+    game = new_game(client)
+    assert post(client, game, 1, {"calls": ["pass"]}).status_code == 201
+    for number, deal in enumerate(TIED_BLATO, start=2):
+        assert post(client, game, number, deal).status_code == 201
+    assert send(client, game, "DELETE", "/10").status_code == 200
+    assert post(client, game, 10, TIED_BLATO[-1]).status_code == 201
+    assert send(client, game, "PUT", "/3", {"calls": ["spades"], "tricks": [4, 4, 8]})
+    assert send(client, game, "PATCH", "/10", {"last_tricks": [0, 1]}).status_code == 200
+    stored = Game.objects.get(pk=game["id"])
+    expected = list(stored.entries.order_by("entered_at", "pk"))
+    with CaptureQueriesContext(connection) as queries:
+        entries = selectors.all_entries(stored)
+        assert all(entry.game is stored for entry in entries)
+    assert len(queries) == 1
+    assert len(entries) == 12 and sum(e.undone_at is not None for e in entries) == 2
+    fields = [field.attname for field in DealEntry._meta.concrete_fields]
+    assert [[getattr(e, f) for f in fields] for e in entries] == [
+        [getattr(e, f) for f in fields] for e in expected
+    ]
+    assert all(e.entered_at.tzinfo is not None and not e._state.adding for e in entries)
+    assert {e._state.db for e in entries} == {e._state.db for e in expected}
+    assert selectors.all_entries(Game(pk=stored.pk + 1000)) == []
+
+
 def test_the_game_record_is_the_same_read_either_way(client):
     """game_record without deals reads them as values; with the models it says the same."""
     game = new_game(client)
