@@ -40,6 +40,19 @@ def post(client, game, number, deal):
     return send(client, game, "POST", body={"deal": number, **deal})
 
 
+def changed_game(client) -> dict:
+    """A game with a redeal, an undone deal, a corrected one and the last tricks."""
+    game = new_game(client)
+    assert post(client, game, 1, {"calls": ["pass"]}).status_code == 201
+    for number, deal in enumerate(TIED_BLATO, start=2):
+        assert post(client, game, number, deal).status_code == 201
+    assert send(client, game, "DELETE", "/10").status_code == 200
+    assert post(client, game, 10, TIED_BLATO[-1]).status_code == 201
+    assert send(client, game, "PUT", "/3", {"calls": ["spades"], "tricks": [4, 4, 8]})
+    assert send(client, game, "PATCH", "/10", {"last_tricks": [0, 1]}).status_code == 200
+    return game
+
+
 def records(game_id: int) -> tuple[list, list]:
     """The live deals as the deal writes read them, and as the models hold them."""
     plain = selectors.live_deals(game_id)
@@ -99,14 +112,7 @@ def test_the_deal_writes_build_no_deal_model_from_the_database(client, no_deal_m
 def test_the_live_deals_are_the_values_the_models_hold(client):
     """live_deals against live_entries, on a game with a redeal, an undone deal, a
     corrected one and the last tricks: the same rows, in the same order, the same record."""
-    game = new_game(client)
-    assert post(client, game, 1, {"calls": ["pass"]}).status_code == 201
-    for number, deal in enumerate(TIED_BLATO, start=2):
-        assert post(client, game, number, deal).status_code == 201
-    assert send(client, game, "DELETE", "/10").status_code == 200
-    assert post(client, game, 10, TIED_BLATO[-1]).status_code == 201
-    assert send(client, game, "PUT", "/3", {"calls": ["spades"], "tricks": [4, 4, 8]})
-    assert send(client, game, "PATCH", "/10", {"last_tricks": [0, 1]}).status_code == 200
+    game = changed_game(client)
     plain, models = records(game["id"])
     assert plain == models
     assert len(plain) == 10
@@ -120,14 +126,7 @@ def test_every_entry_is_the_model_the_orm_makes(client):
     a redeal, an undone deal, a corrected one and the last tricks: the same models in the
     same order, field for field (JSON columns and times converted as the ORM converts
     them), in one statement, each knowing its game without another query."""
-    game = new_game(client)
-    assert post(client, game, 1, {"calls": ["pass"]}).status_code == 201
-    for number, deal in enumerate(TIED_BLATO, start=2):
-        assert post(client, game, number, deal).status_code == 201
-    assert send(client, game, "DELETE", "/10").status_code == 200
-    assert post(client, game, 10, TIED_BLATO[-1]).status_code == 201
-    assert send(client, game, "PUT", "/3", {"calls": ["spades"], "tricks": [4, 4, 8]})
-    assert send(client, game, "PATCH", "/10", {"last_tricks": [0, 1]}).status_code == 200
+    game = changed_game(client)
     stored = Game.objects.get(pk=game["id"])
     expected = list(stored.entries.order_by("entered_at", "pk"))
     with CaptureQueriesContext(connection) as queries:
