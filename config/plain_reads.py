@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from django.db import connection
 from django.db.models import Field
+from django.db.models.options import Options
 
 #: A column as the ORM reads it, and the functions it passes each value through.
 Converters = list[tuple[object, list[Callable]]]
@@ -33,6 +34,21 @@ def converters(fields: Sequence[tuple[Field, str]]) -> Converters:
         ]
         found.append((column, functions))
     return found
+
+
+def select(meta: Options, fields: Sequence[Field], where: Field,
+           order_by: Sequence[Field] = ()) -> tuple[str, Converters]:  # fmt: skip
+    """A statement reading `fields` of the model's rows whose `where` column is the one
+    parameter (in `order_by`'s order), named by the database's own quoting rules; and the
+    ORM's converters of those fields."""
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {', '.join(quote(field.column) for field in fields)}"  # noqa: S608
+        f" FROM {quote(meta.db_table)} WHERE {quote(where.column)} = %s"
+    )
+    if order_by:
+        sql += f" ORDER BY {', '.join(quote(field.column) for field in order_by)}"
+    return sql, converters([(field, meta.db_table) for field in fields])
 
 
 def one_row(sql: str, params: Sequence, columns: Converters) -> list | None:

@@ -187,13 +187,8 @@ ENTRY_COLUMNS = tuple(field.attname for field in _entry.concrete_fields)
 def _entries_sql(vendor: str) -> tuple[str, list]:
     """all_entries' statement, named from the model (once per process), and the ORM's
     converters of its columns."""
-    quote, fields = connection.ops.quote_name, _entry.concrete_fields
-    sql = (
-        f"SELECT {', '.join(quote(field.column) for field in fields)}"  # noqa: S608
-        f" FROM {quote(_entry.db_table)} WHERE {quote(_entry_game.column)} = %s"
-        f" ORDER BY {quote(_entry.get_field('entered_at').column)}, {quote(_entry.pk.column)}"
-    )
-    return sql, plain_reads.converters([(field, _entry.db_table) for field in fields])
+    order = (_entry.get_field("entered_at"), _entry.pk)
+    return plain_reads.select(_entry, _entry.concrete_fields, where=_entry_game, order_by=order)
 
 
 def game_mark(game_id: int) -> tuple[int, float] | None:
@@ -267,14 +262,11 @@ def _game_row_sql(vendor: str, columns: tuple[str, ...], for_update: bool) -> tu
     """A statement reading `columns` (attnames) of one game by id, named from the model (once
     per process), FOR UPDATE where the database locks rows; and the ORM's converters of its
     columns (config.plain_reads)."""
-    quote, fields = connection.ops.quote_name, [_game.get_field(name) for name in columns]
-    sql = (
-        f"SELECT {', '.join(quote(field.column) for field in fields)}"  # noqa: S608
-        f" FROM {quote(_game.db_table)} WHERE {quote(_game.pk.column)} = %s"
-    )
+    fields = [_game.get_field(name) for name in columns]
+    sql, converters = plain_reads.select(_game, fields, where=_game.pk)
     if for_update and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    return sql, plain_reads.converters([(field, _game.db_table) for field in fields])
+    return sql, converters
 
 
 def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = False) -> Game:

@@ -310,8 +310,6 @@ def test_the_granian_trial_serves_the_same_application_with_bin_serves_processes
     """`--server granian`: the same application in granian, as many processes as bin/serve's,
     as many threads a process as bin/serve's gate lets work, its backlog raised; a real granian
     of the installed version takes the command and answers the cost pass's bare path."""
-    import os
-
     from django.conf import settings
 
     from bench.capacity import stacks
@@ -326,11 +324,7 @@ def test_the_granian_trial_serves_the_same_application_with_bin_serves_processes
     assert command[command.index("--workers") + 1] == stack.serve_flags()["workers"]
     assert command[command.index("--blocking-threads") + 1] == str(settings.WORKING_THREADS)
     assert int(command[command.index("--backlog") + 1]) > 1024  # granian's default
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
-    env.update(DJANGO_SETTINGS_MODULE="bench.venue.settings", DJANGO_DEBUG="0",
-               DJANGO_SECRET_KEY="granian-trial-" + "k" * 50, DJANGO_ALLOWED_HOSTS="127.0.0.1",
-               DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", ALLOW_LOCAL_BROKER="1",
-               DJANGO_CACHE_URL=f"file://{tmp_path / 'cache'}")  # fmt: skip
+    env = stacks.environment("venue", tmp_path)  # what the benchmark gives its server
     request = f"GET {plan.BARE_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
     with nginx.served(command, env, port, tmp_path / "granian.log"):
         assert nginx.exchange(port, request, tls=False).status == 204
