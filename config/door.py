@@ -59,7 +59,7 @@ from django.utils.module_loading import import_string
 
 from config.csp import CSPMiddleware
 from config.input import UnstorableInputMiddleware, unstorable
-from config.parking import Parking, process_parking, release_connections
+from config.parking import UNREADABLE, Parking, process_parking, release_connections
 
 log = logging.getLogger(__name__)
 
@@ -72,14 +72,33 @@ class DoorAnswer:
     heads it) or None for "ask Django". It may read one cache entry or send one indexed
     SELECT; it may not read the user, the session, the messages or write anything.
 
-    `watch(**groups)`, if given, lets the poll wait at the door: it returns what the answer
-    stands on now (one cache read, or on a miss the one small query that keeps it; None
-    for "nothing"), and a held poll is let go when it returns something else."""
+    `watch(many)`, if given, lets the poll wait at the door: given the path's parts of some
+    polls (`groups` dicts, each once), it returns what each one's answer stands on now, in
+    their order (None for "nothing"); a held poll is let go when it returns something else.
+    The process's watcher calls it once a tick for all the polls it holds of this answer, so
+    it reads them together (one statement for all, or one cache read each: `each`)."""
 
     url_name: str
     pattern: re.Pattern[str]
     answer: Callable[..., HttpResponse | None]
-    watch: Callable[..., object] | None = None
+    watch: Callable[[Sequence[dict[str, str]]], Sequence[object]] | None = None
+
+
+def each(read: Callable[..., object]) -> Callable[[Sequence[dict[str, str]]], list[object]]:
+    """A DoorAnswer's watch from a read of one poll's parts (`read(**groups)`): called for each,
+    and one that fails is unreadable alone (its polls go on to Django, the others sleep on)."""
+
+    def watch(many: Sequence[dict[str, str]]) -> list[object]:
+        values = []
+        for parts in many:
+            try:
+                values.append(read(**parts))
+            except Exception:  # noqa: BLE001 - its polls go on to Django, which answers it
+                log.debug("a watch failed", exc_info=True)
+                values.append(UNREADABLE)
+        return values
+
+    return watch
 
 
 def _never(request: HttpRequest) -> HttpResponse:
@@ -182,6 +201,11 @@ def asked_wait(environ: dict) -> float:
     return float(min(int(asked), settings.DOOR_WAIT_SECONDS))
 
 
+def _read_items(watch: Callable, items: Sequence[tuple]) -> Sequence[object]:
+    """A door answer's watch of parked items (its parts, as sorted pairs: hashable)."""
+    return watch([dict(item) for item in items])
+
+
 #: Door(parking=...)'s default: this process's parking, once the server has said it may wait.
 _PROCESS = object()
 
@@ -220,13 +244,12 @@ class Door:
             waiting = self._waiting(environ, parking)
             if waiting is None:
                 return self._serve(environ, start_response)
-            door_answer, parts, watch, value, seconds = waiting
+            door_answer, parts, read, value, seconds = waiting
             response = self._answer(environ, door_answer, parts)
             if response is None:
                 return self.application(environ, start_response)
-        key = (door_answer.url_name, *sorted(parts.items()))
         release_connections()  # a sleeping poll holds no connection the working threads need
-        if parking.park(key, watch, value, seconds):
+        if parking.park(door_answer.url_name, tuple(sorted(parts.items())), read, value, seconds):
             response.close()  # it moved: that request is over, Django answers a new one
             with parking.gate:
                 return self._serve(environ, start_response)
@@ -242,10 +265,11 @@ class Door:
         return self.application(environ, start_response)
 
     def _waiting(self, environ: dict, parking: Parking) -> tuple | None:
-        """A poll that asks to wait, while there is room: its door answer, its parts, its
-        watch and what that reads now; else None (served as ever). The watch is read before
-        the answer: a version that moves in between wakes the poll at the first look, never
-        leaves it asleep on a version its phone does not have."""
+        """A poll that asks to wait, while there is room: its door answer, its parts, the
+        watcher's read of such polls and what it reads now for this one; else None (served
+        as ever). The watch is read before the answer: a version that moves in between wakes
+        the poll at the first look, never leaves it asleep on a version its phone does not
+        have."""
         if environ.get("REQUEST_METHOD") != "GET" or not parking.has_room():
             return None
         found = self._match(environ.get("PATH_INFO", ""))
@@ -255,13 +279,15 @@ class Door:
         if seconds <= 0:
             return None
         door_answer, parts = found
-        watch = partial(door_answer.watch, **parts)
+        read = partial(_read_items, door_answer.watch)
         try:
-            value = watch()
+            (value,) = read([tuple(sorted(parts.items()))])
         except Exception:  # noqa: BLE001 - Django's full path answers and logs it
             log.debug("the door did not hold %s", door_answer.url_name, exc_info=True)
             return None
-        return door_answer, parts, watch, value, seconds
+        if value is UNREADABLE:
+            return None
+        return door_answer, parts, read, value, seconds
 
     def _match(self, path: str) -> tuple[DoorAnswer, dict[str, str]] | None:
         for door_answer in self.answers:

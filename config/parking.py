@@ -5,9 +5,10 @@ while" (the wait marker, config.door). Answering at once and asking again every 
 costs a whole request each time (docs/performance.md, "My next seat"); holding the request
 costs a sleeping thread and nothing else. So a process of the venue laptop (bin/serve: many
 threads, a few of them working) **parks** such a poll here: its thread sleeps on an Event
-until this process's **watcher**, one background thread that once a tick reads what each
-parked poll stands on (its door answer's ``watch``: one shared-cache read, or on a miss the
-one small query that keeps it), sees it move, or until the poll's deadline.
+until this process's **watcher**, one background thread that once a tick reads what the
+parked polls stand on (their door answer's ``watch``, once a tick for all of that answer's
+polls: one statement for every held game's sheet, one cache read for an event's version),
+sees it move, or until the poll's deadline.
 
 Python runs one thread of a process at a time, and four processes of two threads got
 through a round's burst in half the time eight threads did (bin/serve's comment); a
@@ -27,7 +28,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -36,7 +37,11 @@ log = logging.getLogger(__name__)
 
 #: What a watch that failed reads as: never equal to a parked value, so its polls wake and
 #: go on to Django, which answers (and logs) as it always did.
-_UNREADABLE = object()
+UNREADABLE = object()
+
+#: What a group's polls stand on now: called with the items of the group's parked polls (each
+#: once), it answers what each stands on, in their order.
+ReadAll = Callable[[Sequence[Hashable]], Sequence[object]]
 
 
 class Gate:
@@ -86,7 +91,8 @@ class Parking:
         self.gate = Gate(max(1, working))
         self.tick = tick
         self._lock = threading.Lock()
-        self._parked: dict[Hashable, tuple[Callable[[], object], set[_Spot]]] = {}
+        # group -> (its read, item -> the spots parked on that item)
+        self._parked: dict[Hashable, tuple[ReadAll, dict[Hashable, set[_Spot]]]] = {}
         self._count = 0
         self._watcher: threading.Thread | None = None
 
@@ -97,16 +103,18 @@ class Parking:
     def has_room(self) -> bool:
         return self._count < self.room
 
-    def park(self, key: Hashable, watch: Callable[[], object], value: object, seconds: float):
-        """Sleep until `watch()` is no longer `value` (True), or `seconds` passed (False);
-        None at once when no room is left. `key` names what is watched: the polls of one
-        event share one read a tick."""
+    def park(self, group: Hashable, item: Hashable, read: ReadAll, value: object, seconds: float):
+        """Sleep until what `item` stands on is no longer `value` (True), or `seconds` passed
+        (False); None at once when no room is left. The polls of one `group` (a door answer)
+        are read together, once a tick: `read` gets every item parked in it (a game's id, an
+        event's slug; each once, however many polls hold it) and answers each one's value."""
         spot = _Spot(value)
         with self._lock:
             if self._count >= self.room:
                 return None
             self._count += 1
-            self._parked.setdefault(key, (watch, set()))[1].add(spot)
+            items = self._parked.setdefault(group, (read, {}))[1]
+            items.setdefault(item, set()).add(spot)
             if self._watcher is None:
                 self._watcher = threading.Thread(target=self._watch, name="door-watcher")
                 self._watcher.daemon = True
@@ -116,10 +124,12 @@ class Parking:
         finally:
             with self._lock:
                 self._count -= 1
-                spots = self._parked[key][1]
-                spots.discard(spot)
-                if not spots:
-                    del self._parked[key]
+                items = self._parked[group][1]
+                items[item].discard(spot)
+                if not items[item]:
+                    del items[item]
+                if not items:
+                    del self._parked[group]
 
     def _watch(self) -> None:
         while True:
@@ -127,21 +137,27 @@ class Parking:
             self.look()
 
     def look(self) -> None:
-        """One look: read what each key's parked polls stand on, once, and wake those it
-        moved for."""
+        """One look: read what each group's parked polls stand on, once for the group, and
+        wake those it moved for."""
         with self._lock:
-            watched = [(watch, list(spots)) for watch, spots in self._parked.values()]
+            watched = [
+                (read, [(item, list(spots)) for item, spots in items.items()])
+                for read, items in self._parked.values()
+            ]
         if not watched:
             return
-        for watch, spots in watched:
+        for read, parked in watched:
             try:
-                now = watch()
+                values = list(read([item for item, _ in parked]))
+                if len(values) != len(parked):
+                    raise ValueError("a watch answered another number of values")
             except Exception:  # noqa: BLE001 - the polls go on to Django, which answers it
                 log.debug("a parked poll's watch failed", exc_info=True)
-                now = _UNREADABLE
-            for spot in spots:
-                if spot.value != now:
-                    spot.woken.set()
+                values = [UNREADABLE] * len(parked)
+            for (_item, spots), now in zip(parked, values, strict=True):
+                for spot in spots:
+                    if spot.value != now:
+                        spot.woken.set()
         release_connections()  # a watch's query, as at a request's end
 
 

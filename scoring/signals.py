@@ -22,9 +22,10 @@ deal_recorded = Signal()  # kwargs: game, number
 # the game plays against a round clock, the answer has its "clock" too: what the page shows
 # (status, shown, running, paused, at_time, now, deadline, remaining, left_text, mark).
 game_place = Signal()  # kwargs: game
-# Asked, not told, by the keeper's poll: that clock's mark (a change since the page showed it
-# is news to the keeper). A listener that owns the game answers it in one query; else None.
-game_clock_mark = Signal()  # kwargs: game_id
+# Asked, not told, by the sheet's poll: the marks of the clocks these games play against (a
+# change since the page showed it is news to the page). A listener that owns games answers
+# {game id: mark} for those that play against a round clock, in one query; else None.
+game_clock_marks = Signal()  # kwargs: game_ids
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ byte with Django's own. Waits here are a fraction of a second (the watcher looks
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import replace
@@ -17,12 +18,16 @@ from dataclasses import replace
 import pytest
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
-from django.test import override_settings
+from django.db import connection
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from config import parking as parking_module
-from config.door import Door, asked_wait
+from config.door import Door, asked_wait, each
 from config.parking import Gate, Parking
+from scoring import services as scoring_services
+from scoring.models import Game
 from tests.test_door import call, environ, full, login_session
 from tournaments.rounds import web as rounds_web
 
@@ -262,7 +267,7 @@ def test_a_failing_watch_lets_the_poll_go_to_django(event):
             raise RuntimeError("the cache went away")
         return rounds_web.phone_version(slug)
 
-    answers = [replace(NEXT_SEAT_VERSION_AT_DOOR, watch=flaky)]
+    answers = [replace(NEXT_SEAT_VERSION_AT_DOOR, watch=each(flaky))]
     parking = Parking(threads=8, working=2, tick=TICK)
     env = waiting_poll(event, version)
     thread, got = in_thread(Door(WSGIHandler(), answers, parking=parking), env)
@@ -270,6 +275,127 @@ def test_a_failing_watch_lets_the_poll_go_to_django(event):
     assert not thread.is_alive() and len(reads) == 2  # held, then let go at the first look
     assert got["answer"][0] == "304 Not Modified"
     assert got["answer"] == full(env)  # Django's own: the version stands
+
+
+# --- the watchers' sheet, held ---------------------------------------------------------------
+# The watcher and the held polls read the database from their own threads: these tests commit.
+
+
+@pytest.fixture
+def table(transactional_db):
+    from tests.scoring.test_views import create
+
+    keeper = Client()
+    game = create(keeper)
+    scoring_services.deal_record(game_id=game.pk, number=1, calls=["hearts"], tricks=[4, 7, 5])
+    game.refresh_from_db()
+    return game
+
+
+GAME = {"ruleset": "blato", "players": ["Ana", "Boris", "Vera"]}
+
+
+def sheet_poll(game, wait: int = 25, **headers) -> dict:
+    return environ(
+        reverse("scoring:sheet", args=[game.pk]), query=f"v={game.version}&wait={wait}", **headers
+    )
+
+
+def test_a_held_sheet_gets_the_next_deal_within_a_tick(table):
+    parking = Parking(threads=8, working=2, tick=TICK)
+    env = sheet_poll(table)
+    thread, got = in_thread(Door(WSGIHandler(), parking=parking), env)
+    until(lambda: parking.parked == 1)
+    time.sleep(0.3)
+    assert thread.is_alive() and parking.parked == 1  # held, not answered
+    moved = time.monotonic()
+    scoring_services.deal_record(game_id=table.pk, number=2, calls=["spades"], tricks=[5, 3, 8])
+    thread.join(2)
+    assert not thread.is_alive()
+    assert time.monotonic() - moved < 1.0  # a tick or two, here 50 ms each
+    status, _, body = got["answer"]
+    assert status == "200 OK" and b'id="game"' in body
+    assert got["answer"] == full(env)  # Django's own partial of the new version
+    assert parking.parked == 0
+
+
+@override_settings(DOOR_WAIT_SECONDS=1)
+def test_at_its_deadline_the_held_sheet_gets_todays_204(table):
+    parking = Parking(threads=8, working=2, tick=TICK)
+    for headers in ({}, {"Accept-Language": "bg"}):
+        env = sheet_poll(table, **headers)  # capped to the setting's 1 s
+        started = time.monotonic()
+        answer = call(Door(WSGIHandler(), parking=parking), env)
+        assert 0.9 < time.monotonic() - started < 2.0
+        assert answer[0] == "204 No Content" and answer == full(env)
+        path = reverse("scoring:sheet", args=[table.pk])
+        plain = environ(path, query=f"v={table.version}", **headers)  # today's poll
+        assert answer == call(Door(WSGIHandler(), parking=None), plain)
+
+
+def test_the_watcher_reads_every_held_sheet_in_two_statements(table):
+    """However many games are held in a process, a look costs the same two small statements:
+    their versions, and the marks of the clocks they play against."""
+    from scoring.views.watch import SHEET_AT_DOOR
+
+    games = [table]
+    for _ in range(4):
+        games.append(scoring_services.game_create(**GAME))
+    ids = [{"game_id": str(game.pk)} for game in games] + [{"game_id": "999999"}]
+    with CaptureQueriesContext(connection) as queries:
+        values = SHEET_AT_DOOR.watch(ids)
+    assert len(queries) == 2
+    expected = [(Game.objects.get(pk=game.pk).version, None) for game in games]
+    assert values == [*expected, (None, None)]  # a casual game has no clock; a gone one nothing
+
+
+def test_the_watchers_page_asks_to_wait_and_the_keepers_does_not(table, settings):
+    from tests.scoring.test_views import page
+
+    settings.DOOR_WAIT_SECONDS = 25
+    body = page(Client(), table)
+    polled = re.search(r'<div id="game"[^>]*data-hx-get="([^"]+)"', body).group(1)
+    assert polled.replace("&amp;", "&") == (
+        f"{reverse('scoring:sheet', args=[table.pk])}?v={table.version}&wait=25"
+    )
+    assert 'data-hx-trigger="every 5s"' in body  # one question out at a time (hx-sync: drop)
+
+
+def test_a_look_reads_each_group_once_with_each_item_once():
+    """The watcher's look asks a group's read once, with every item held in it once however
+    many polls hold it, and wakes only the polls whose item moved; a read that answers
+    another number of values than it was asked wakes its whole group (Django answers them)."""
+    parking = Parking(threads=10, working=2, tick=3600)  # the test looks, not the watcher
+    now, reads, woken, short = {"a": 1, "b": 1}, [], {}, [False]
+
+    def read(items):
+        reads.append(sorted(items))
+        return [] if short[0] else [now[item] for item in items]
+
+    def hold(n: int, item: str) -> threading.Thread:
+        thread = threading.Thread(
+            target=lambda: woken.__setitem__(n, parking.park("g", item, read, 1, 5))
+        )
+        thread.start()
+        return thread
+
+    held = [hold(n, "a") for n in range(3)] + [hold(n, "b") for n in range(3, 5)]
+    until(lambda: parking.parked == 5)
+    parking.look()
+    assert reads == [["a", "b"]] and parking.parked == 5
+    now["a"] = 2
+    parking.look()
+    for thread in held[:3]:
+        thread.join(2)
+    assert woken == {0: True, 1: True, 2: True} and parking.parked == 2
+    assert reads[-1] == ["a", "b"]  # read before the woken left: still both
+    parking.look()
+    assert reads[-1] == ["b"]
+    short[0] = True  # "b" stands, but the read answers no value for it: both polls wake
+    parking.look()
+    for thread in held[3:]:
+        thread.join(2)
+    assert woken[3] is True and woken[4] is True and parking.parked == 0
 
 
 def test_the_gate_lets_threads_in_in_the_order_they_came():

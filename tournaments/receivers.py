@@ -14,7 +14,7 @@ from django.dispatch import receiver
 
 from scoring.signals import (
     deal_recorded,
-    game_clock_mark,
+    game_clock_marks,
     game_confirmed,
     game_place,
     game_reopened,
@@ -26,8 +26,7 @@ from tournaments.common.services import standings_changed
 from tournaments.events.selectors.identity import identity_at_table
 from tournaments.models import Entry, Player, Table
 from tournaments.rounds import render as round_page_render
-from tournaments.rounds.selectors import clock_mark_of_game as round_clock_mark
-from tournaments.rounds.selectors import table_place
+from tournaments.rounds.selectors import clock_marks_of_games, table_place
 from tournaments.rounds.services import clock
 
 
@@ -56,9 +55,9 @@ def clock_at_time(sender, game, **kwargs):
     return clock.deal_recorded(game)
 
 
-@receiver(game_clock_mark)
-def clock_mark_of_game(sender, game_id, **kwargs):
-    return round_clock_mark(game_id)
+@receiver(game_clock_marks)
+def clock_marks_of(sender, game_ids, **kwargs):
+    return clock_marks_of_games(game_ids)
 
 
 @receiver(game_place)

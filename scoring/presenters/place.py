@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from engine.seats import next_seat
 from scoring.models import Game
-from scoring.signals import game_clock_mark, game_place
+from scoring.signals import game_clock_marks, game_place
 from scoring.words import ruleset_label
 
 
@@ -24,12 +24,18 @@ def place_of(game: Game) -> dict | None:
     return None
 
 
+def clock_marks(game_ids: list[int]) -> dict[int, str]:
+    """The marks of the clocks these games are played against, by game; a game that plays
+    against none is not in it (scoring.signals)."""
+    marks: dict[int, str] = {}
+    for _receiver, answer in game_clock_marks.send(sender=Game, game_ids=game_ids):
+        marks.update(answer or {})
+    return marks
+
+
 def clock_mark(game_id: int) -> str | None:
-    """The mark of the clock this game is played against, or None (scoring.signals)."""
-    for _receiver, answer in game_clock_mark.send(sender=Game, game_id=game_id):
-        if answer is not None:
-            return answer
-    return None
+    """The mark of the clock this game is played against, or None."""
+    return clock_marks([game_id]).get(game_id)
 
 
 def place_line(game: Game, place: dict | None) -> str:

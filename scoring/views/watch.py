@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 
 import segno
 from django.core.cache import cache
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_GET
 from config.door import DoorAnswer
 from config.release import RELEASE
 from scoring import selectors
-from scoring.presenters.place import clock_mark
+from scoring.presenters.place import clock_mark, clock_marks
 from scoring.web.keeper import is_keeper
 from scoring.web.pages import game_or_404, no_store
 from scoring.web.table_page import render_table, revalidated
@@ -89,9 +90,24 @@ def _sheet_at_door(request, game_id: str) -> HttpResponse | None:
     return _unchanged()
 
 
-#: settings.DOOR_ANSWERS names it; the path is scoring.urls's "sheet".
+def _sheets_watched(many: Sequence[dict[str, str]]) -> list[tuple[int | None, str | None]]:
+    """What held sheet polls stand on: each game's version and its clock's mark (None: no
+    such game, no clock), for all the held games at once: two statements a tick, however
+    many. A poll whose page shows no clock wakes on a clock's move all the same; the door
+    then answers it its 204 again, and its page asks anew."""
+    ids = [int(parts["game_id"]) for parts in many]
+    versions, clocks = selectors.game_versions(ids), clock_marks(ids)
+    return [(versions.get(game_id), clocks.get(game_id)) for game_id in ids]
+
+
+#: settings.DOOR_ANSWERS names it; the path is scoring.urls's "sheet". The watchers' page asks
+#: it to wait (templates/scoring/table.html): held at the door of bin/serve, its answer comes
+#: within a tick of a deal, not at the page's next poll.
 SHEET_AT_DOOR = DoorAnswer(
-    "scoring:sheet", re.compile(r"/games/(?P<game_id>[0-9]+)/sheet/"), _sheet_at_door
+    "scoring:sheet",
+    re.compile(r"/games/(?P<game_id>[0-9]+)/sheet/"),
+    _sheet_at_door,
+    watch=_sheets_watched,
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -179,6 +180,8 @@ def render_table(
     context["clock_fresh"] = keeper or not partial
     if keeper:
         context["poll_url"] = _poll_url(game, view, context["clock"])
+    else:
+        context["sheet_poll_url"] = _sheet_poll_url(game, context["clock"])
     context["can_play_again"] = keeper and bool(view.placings) and place is None
     # The keeper of a casual game resets its seat claims (an event's: its organiser).
     context["claims_resettable"] = keeper and place is None
@@ -220,6 +223,19 @@ def _poll_url(game: Game, view: TableView, clock=None) -> str:
         query["c"] = clock.mark
     if view.step == "tricks" and view.deal.calls_value:
         query.update(deal=view.deal.number, calls=view.deal.calls_value)
+    return f"{reverse('scoring:sheet', args=[game.pk])}?{urlencode(query)}"
+
+
+def _sheet_poll_url(game: Game, clock=None) -> str:
+    """What a watcher's page asks every few seconds: the sheet past the version it shows (and
+    the clock's mark), asking to wait for a change (config.door): where the server holds it
+    (bin/serve), the next deal shows within a second and the page asks again only after;
+    elsewhere it is answered at once, as a plain poll. The page sends no new question while
+    one is out (htmx drops its trigger meanwhile)."""
+    query = {"v": game.version}
+    if clock is not None:
+        query["c"] = clock.mark
+    query["wait"] = settings.DOOR_WAIT_SECONDS
     return f"{reverse('scoring:sheet', args=[game.pk])}?{urlencode(query)}"
 
 

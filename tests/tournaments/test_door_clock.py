@@ -6,9 +6,13 @@ and the view answers the news."""
 from __future__ import annotations
 
 import pytest
+from django.core.handlers.wsgi import WSGIHandler
 from django.urls import reverse
 
+from config.door import Door
+from config.parking import Parking
 from tests.test_door import at_door, environ, full, same_as_full, wrapped
+from tests.test_door_wait import in_thread, until
 from tournaments.common import event_settings
 from tournaments.models import Round
 from tournaments.rounds.selectors import clock_of
@@ -42,3 +46,30 @@ def test_the_clocked_sheet_poll_at_the_door_is_the_views_answer(clocked):
         at_door(env)
     moved = wrapped(env)
     assert moved[0] == "200 OK" and moved == full(env)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_held_clocked_sheet_is_let_go_when_the_organiser_moves_the_clock(clocked):
+    """The watchers' page of a clocked table asks to wait with the clock's mark it shows: the
+    door's watcher reads every held game's clock mark with its version (one statement for
+    all), so an extension reaches the table's phones within a tick, as a deal does."""
+    from scoring.views.watch import SHEET_AT_DOOR
+
+    tables = list(clocked.tables.order_by("number"))
+    games = [table.game for table in tables]
+    mark = clock_of(clocked).mark
+    asked = [{"game_id": str(game.pk)} for game in games]
+    assert SHEET_AT_DOOR.watch(asked) == [(game.version, mark) for game in games]
+
+    parking = Parking(threads=8, working=2, tick=0.05)
+    query = {"v": games[0].version, "c": mark, "wait": 25}
+    env = environ(reverse("scoring:sheet", args=[games[0].pk]), query=query)
+    thread, got = in_thread(Door(WSGIHandler(), parking=parking), env)
+    until(lambda: parking.parked == 1)
+    clock.clock_extend(round_=clocked, actor="olga")
+    thread.join(2)
+    assert not thread.is_alive()
+    assert got["answer"][0] == "200 OK" and got["answer"] == full(env)
+    moved = clock_of(Round.objects.select_related("event").get(pk=clocked.pk)).mark
+    assert moved != mark
+    assert SHEET_AT_DOOR.watch(asked) == [(game.version, moved) for game in games]

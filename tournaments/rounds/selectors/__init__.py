@@ -367,7 +367,7 @@ from tournaments.rounds.selectors.clock import (  # noqa: E402, F401
     Clock,
     ClockStatus,
     clock_mark,
-    clock_mark_of_game,
+    clock_marks_of_games,
     clock_of,
     round_at_time,
     table_at_time,

@@ -33,7 +33,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from config.door import DoorAnswer
+from config.door import DoorAnswer, each
 from tournaments.common.web.polls import POLL_SECONDS, not_modified, polled
 from tournaments.common.web.public import PAGES, event_page, no_such_event
 from tournaments.events.selectors.identity import identity_cookie, proven_entry
@@ -134,5 +134,5 @@ NEXT_SEAT_VERSION_AT_DOOR = DoorAnswer(
     "tournaments:next_seat_version",
     re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/next/version/"),
     _version_at_door,
-    watch=phone_version,
+    watch=each(phone_version),
 )
