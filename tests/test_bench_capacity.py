@@ -87,6 +87,20 @@ def test_a_phase_passes_with_every_p95_under_the_target_and_nothing_wrong():
     assert not plan.verdict(kinds({plan.DEAL: None}), 0.1)["passed"]  # nothing answered
 
 
+def test_held_sheets_are_judged_by_how_soon_the_news_comes_not_by_their_wait():
+    held, plain = plan.targets(plan.Pace(sheet_wait=25)), plan.targets(plan.Pace())
+    figures = {plan.DEAL: 40.0, plan.SHEET: 25_000.0, plan.STANDINGS: 10.0, plan.NEWS: 1_100.0}
+    assert plan.verdict(kinds(figures), 0.1, goals=held)["passed"]
+    late = plan.verdict(kinds({**figures, plan.NEWS: 1_150.0}), 0.1, goals=held)
+    assert late["slow"] == [plan.NEWS]
+    # Plain polls: the news waits for the next poll by design, the poll itself is judged.
+    figures = {**figures, plan.SHEET: 20.0, plan.NEWS: 4_800.0}
+    assert plan.verdict(kinds(figures), 0.1, goals=plain)["passed"]
+    assert plan.verdict(kinds({**figures, plan.SHEET: 150.0}), 0.1, goals=plain)["slow"] == [
+        plan.SHEET
+    ]
+
+
 def test_a_phase_whose_generator_saturated_does_not_count():
     result = plan.verdict(kinds({plan.SHEET: 10.0}), plan.GENERATOR_MAX_CORE_SHARE)
     assert not result["valid"] and not result["passed"]

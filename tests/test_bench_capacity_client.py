@@ -208,3 +208,73 @@ def test_a_warm_up_gives_each_phone_its_connection_and_is_not_counted():
     assert len(warm_up) == 3 and counted == [3]  # the count began with 3 connections made
     assert result["kinds"][plan.BARE]["statuses"] == {"204": 15}  # the warm-up's left out
     assert result["connections"] == {"reused": 15} and connections == 3
+
+
+def test_a_held_sheet_phone_sends_nothing_while_its_question_is_out_and_times_the_news():
+    """`--sheet-wait`: a watcher's phone asks to be held, sends nothing at its ticks while its
+    question is out (as htmx drops them), and the news of a deal is timed from the deal's
+    scheduled send to the phone holding the version it made (plan.NEWS)."""
+    import json
+    import random
+
+    import engine
+    from bench.capacity import plan
+    from bench.capacity.load import Keeper, Phase, Phone, drive
+
+    asked: list[bytes] = []
+
+    async def serve(reader, writer, dealt: asyncio.Event):
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                asked.append(head.split()[1])
+                if head.startswith(b"POST"):
+                    length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+                    await reader.readexactly(length)
+                    dealt.set()
+                    body = json.dumps({"version": 5}).encode()
+                    status = b"201 Created"
+                elif b"v=0&wait=25" in head:  # held until the deal, at most 1 s
+                    try:
+                        await asyncio.wait_for(dealt.wait(), 1.0)
+                        body, status = b'<div data-hx-get="/games/1/sheet/?v=5">', b"200 OK"
+                    except TimeoutError:
+                        body, status = b"", b"204 No Content"
+                else:  # the new version held to its end
+                    await asyncio.sleep(0.3)
+                    body, status = b"", b"204 No Content"
+                head = b"HTTP/1.1 %s\r\nContent-Length: %d\r\n\r\n" % (status, len(body))
+                writer.write(head + body)
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass
+        writer.close()
+
+    record = {"ruleset": "blato", "options": {}, "deals": [], "first_dealer": 0}
+    keeper = Keeper(1, "secret", engine.game_from_record(record), random.Random(1))
+    keeper.sheet = [Phone()]
+    ticks = [plan.Arrival(n * 0.1, plan.SHEET, 0, 0) for n in range(12)]
+    arrivals = sorted([*ticks, plan.Arrival(0.45, plan.DEAL, 0, 0)])
+
+    async def main():
+        dealt = asyncio.Event()
+        server = await asyncio.start_server(lambda r, w: serve(r, w, dealt), "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        phase = Phase("product", "127.0.0.1", port, "slug", [keeper], 5.0, sheet_wait=25)
+        result = await drive(phase, arrivals, lead=0.0)
+        server.close()
+        return result
+
+    result = run(main())
+    sheets = [path for path in asked if path.startswith(b"/games/")]
+    # Asked at 0 and held to the deal (0.45); the ticks meanwhile sent nothing; asked again at
+    # the first tick after, held 0.3 s; and once more.
+    assert sheets[:2] == [b"/games/1/sheet/?v=0&wait=25", b"/games/1/sheet/?v=5&wait=25"]
+    assert result["sheet_ticks_skipped"] == 12 - len(sheets)
+    assert result["kinds"][plan.SHEET]["statuses"]["200"] == 1
+    news = result["kinds"][plan.NEWS]
+    assert news["count"] == 1 and 0 <= news["p95_ms"] < 100  # the deal's answer released it
+    assert (
+        plan.verdict(result["kinds"], 0.1, goals=plan.targets(plan.Pace(sheet_wait=25)))["slow"]
+        == []
+    )

@@ -48,6 +48,7 @@ class Phone:
     seen: int = 0  # the floor's deals of its table this phone has seen (floor)
     etag: str | None = None  # the standings' ETag it holds
     line: Line = field(default_factory=Line)  # its connection (each phase gives a new one)
+    asking: bool = False  # a held sheet question is out (its ticks meanwhile send nothing)
 
 
 @dataclass
@@ -59,6 +60,9 @@ class Keeper:
     game: object  # engine.Game
     rng: random.Random
     acked: int = 0  # deals the site answered 200/201 to: stored
+    #: The game's versions its deals made, with each deal's scheduled send time (the loop's
+    #: clock): when a phone first holds one, the news took that long (plan.NEWS).
+    made: dict[int, float] = field(default_factory=dict)
     floor_deals: int = 0
     pending: tuple[dict, bytes] | None = None  # the next deal, sent again until answered
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -80,9 +84,12 @@ class Phase:
     """One phase ("product" or "floor") of a stage: sends, and keeps what came back."""
 
     def __init__(self, name: str, host: str, port: int, slug: str, keepers: list[Keeper],
-                 timeout: float, keep: bool = True) -> None:  # fmt: skip
+                 timeout: float, keep: bool = True, sheet_wait: int = 0) -> None:  # fmt: skip
         self.name, self.host, self.port, self.slug = name, host, port, slug
         self.keepers, self.timeout = keepers, timeout
+        self.sheet_wait = sheet_wait if name == "product" else 0  # the floor holds nothing
+        self.skipped = 0  # held phones' ticks that sent nothing, their question still out
+        self.news: list[float] = []  # plan.NEWS's latencies, ms
         self.connections: Counter = Counter()  # opened, reused, sent_again (client.Line)
         # Each phase runs on an event loop of its own (asyncio.run), and an asyncio lock
         # belongs to the loop it was first waited on: a keeper's lock from an overloaded
@@ -107,6 +114,8 @@ class Phase:
             kept.clear()
         self.notes.clear()
         self.send_lag.clear()
+        self.news.clear()
+        self.skipped = 0
         self.generator_errors.clear()
         self.connections.clear()  # the same counter the phones' lines count in
 
@@ -115,9 +124,13 @@ class Phase:
         try:
             if arrival.kind == plan.DEAL:
                 async with keeper.lock:  # a keeper's phone sends its queue in order
-                    status = await self._deal(keeper)
+                    status = await self._deal(keeper, due)
             elif arrival.kind == plan.SHEET:
-                status = await self._sheet(keeper, keeper.sheet[arrival.phone])
+                phone = keeper.sheet[arrival.phone]
+                if phone.asking:
+                    self.skipped += 1
+                    return
+                status = await self._sheet(keeper, phone)
             elif arrival.kind == plan.BARE:  # on the connection of one of the table's phones
                 line = keeper.sheet[arrival.phone].line
                 status = (await self._get(line, plan.BARE_PATH)).status_code
@@ -156,7 +169,7 @@ class Phase:
         if len(self.notes) < 10:
             self.notes.append(text)
 
-    async def _deal(self, keeper: Keeper) -> int:
+    async def _deal(self, keeper: Keeper, due: float) -> int:
         deal, body = keeper.next_deal()
         headers = {"Authorization": f"Bearer {keeper.secret}", "Content-Type": "application/json"}
         if self.name == "floor":
@@ -174,6 +187,9 @@ class Phase:
             keeper.game.play(**deal)
             keeper.acked += 1
             keeper.pending = None
+            version = json.loads(answer.content).get("version")
+            if isinstance(version, int):
+                keeper.made[version] = due  # the send that stored it
         return answer.status_code
 
     async def _sheet(self, keeper: Keeper, phone: Phone) -> int:
@@ -182,14 +198,33 @@ class Phase:
             phone.seen = keeper.floor_deals
             recipe = SHEET_CHANGED if changed else SHEET_UNCHANGED
             return (await self._get(phone.line, f"/bench-floor/replay/{recipe}/")).status_code
-        answer = await self._get(phone.line, f"/games/{keeper.game_id}/sheet/?v={phone.version}")
+        path = f"/games/{keeper.game_id}/sheet/?v={phone.version}"
+        if not self.sheet_wait:
+            answer = await self._get(phone.line, path)
+        else:
+            phone.asking = True
+            try:
+                answer = await phone.line.exchange(self.host, self.port, "GET",
+                                                   f"{path}&wait={self.sheet_wait}", {}, b"",
+                                                   self.timeout + self.sheet_wait)  # fmt: skip
+            finally:
+                phone.asking = False
         if answer.status_code == 200:
             found = NEXT_VERSION.search(answer.content)
             if found is None:
                 self._note(f"sheet of game {keeper.game_id}: no next version in the answer")
             else:
+                self._news(keeper, phone.version, int(found.group(1)))
                 phone.version = int(found.group(1))
         return answer.status_code
+
+    def _news(self, keeper: Keeper, shown: int, now: int) -> None:
+        """A phone that showed version `shown` holds `now`: the news of the first deal it had
+        not seen took this long, from that deal's scheduled send. (A phone that has it before
+        its keeper's answer came back, which a held poll rarely may, counts none.)"""
+        sent = [due for version, due in keeper.made.items() if shown < version <= now]
+        if sent:
+            self.news.append((asyncio.get_running_loop().time() - min(sent)) * 1000)
 
     async def _standings(self, phone: Phone) -> int:
         headers = {"If-None-Match": phone.etag} if phone.etag else {}
@@ -214,9 +249,13 @@ class Phase:
             for kind in (*plan.KINDS, plan.BARE)
             if self.statuses[kind] or self.errors[kind]
         }
+        requests = sum(f["count"] for f in kinds.values())
+        if self.news:
+            kinds[plan.NEWS] = plan.figures(self.news, 0)
         return {
             "kinds": kinds,
-            "requests": sum(f["count"] for f in kinds.values()),
+            "requests": requests,
+            "sheet_ticks_skipped": self.skipped,
             "wall_s": round(wall, 2),
             "generator_cpu_s": round(cpu, 2),
             "generator_core_share": round(cpu / wall, 3) if wall else None,

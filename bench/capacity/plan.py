@@ -22,6 +22,11 @@ BARE_PATH = "/bench-bare/"
 
 #: A stage passes when every kind's p95 is under this and nothing failed.
 TARGET_P95_MS = 150.0
+#: What a watcher's phone waits for: from the deal's scheduled send to the phone holding the
+#: new version (reported always; judged only when the sheet's polls are held, `sheet_wait`:
+#: the door's watcher looks once a second, so a second and the target).
+NEWS = "news"
+HELD_NEWS_P95_MS = 1000.0 + TARGET_P95_MS
 #: The generator runs on one thread: above this share of one core its own queue, not the
 #: site's, would show in the latencies, and the stage says nothing (it is marked invalid).
 GENERATOR_MAX_CORE_SHARE = 0.7
@@ -36,6 +41,9 @@ class Pace:
     standings_every: float = 10.0
     sheet_phones: int = 3
     standings_phones: int = 1
+    #: Seconds a watcher's sheet poll asks to be held (`&wait=`, config.door), 0 for none.
+    #: Held, a phone sends nothing at a tick while its question is out, as htmx drops it.
+    sheet_wait: int = 0
 
     def streams(self) -> tuple[tuple[str, int, float], ...]:
         """(kind, phone number, period) of every phone of one table."""
@@ -113,13 +121,32 @@ def figures(latencies: list[float], errors: int) -> dict:
     }
 
 
+def targets(pace: Pace) -> dict[str, float | None]:
+    """Each kind's p95 target (None: reported, not judged). A held sheet poll's own time is
+    its wait: judged instead is how soon its phone has the news. A plain poll's news waits
+    for the phone's next tick, up to its period, by design: not judged."""
+    if pace.sheet_wait:
+        return {SHEET: None, NEWS: HELD_NEWS_P95_MS}
+    return {NEWS: None}
+
+
 def verdict(
-    kinds: dict[str, dict], generator_core_share: float, lost: int = 0, generator_errors: int = 0
+    kinds: dict[str, dict],
+    generator_core_share: float,
+    lost: int = 0,
+    generator_errors: int = 0,
+    goals: dict[str, float | None] | None = None,
 ) -> dict:
-    """Whether a phase passes: every kind's p95 under the target, no error, no deal lost or
-    doubled; and whether it counts at all (the generator kept up, and never ran out of
-    files or ports of its own)."""
-    slow = [k for k, f in kinds.items() if f["p95_ms"] is None or f["p95_ms"] >= TARGET_P95_MS]
+    """Whether a phase passes: every kind's p95 under its target (TARGET_P95_MS unless `goals`
+    says another, or None for none), no error, no deal lost or doubled; and whether it
+    counts at all (the generator kept up, and never ran out of files or ports of its own)."""
+    goals = goals or {}
+    slow = [
+        kind
+        for kind, f in kinds.items()
+        if goals.get(kind, TARGET_P95_MS) is not None
+        and (f["p95_ms"] is None or f["p95_ms"] >= goals.get(kind, TARGET_P95_MS))
+    ]
     errors = sum(f["errors"] for f in kinds.values())
     valid = generator_core_share < GENERATOR_MAX_CORE_SHARE and not generator_errors
     return {

@@ -120,9 +120,10 @@ def fragment_etag(base_url: str, slug: str) -> str | None:
 
 
 def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count,
-              warm_up=None) -> dict:  # fmt: skip
+              warm_up=None, sheet_wait=0) -> dict:  # fmt: skip
     """One phase; first a pause, so that what an overloaded phase left queued in the server
-    is done before this one's CPU is counted (and `warm_up`'s arrivals, not counted)."""
+    is done before this one's CPU is counted (and `warm_up`'s arrivals, not counted). With
+    `sheet_wait`, the product's sheet polls ask to be held (plan.Pace.sheet_wait)."""
     time.sleep(args.pause)
     host, port = base_url.removeprefix("http://").split(":")
     phones_current(keepers, fragment_etag(base_url, slug))
@@ -131,7 +132,8 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
     def counting() -> None:
         before.update(stacks.cpu_ticks(groups))
 
-    phase = Phase(name, host, int(port), slug, keepers, args.timeout, not args.fresh_connections)
+    phase = Phase(name, host, int(port), slug, keepers, args.timeout,
+                  not args.fresh_connections, sheet_wait)  # fmt: skip
     result = asyncio.run(drive(phase, arrivals, warm_up=warm_up, counting=counting))
     time.sleep(0.2)  # the last answers' tails (closing, logging) in the server's CPU
     after = stacks.cpu_ticks(groups)
@@ -169,7 +171,7 @@ def staircase(keepers, base_url, slug, args, groups, processes) -> list[dict]:
         checked = deals_check(keepers[:tables]) if "product" in order else None
         for name in order:
             result = run_phase(name, arrivals, keepers[:tables], base_url, slug, args, groups,
-                               tables)  # fmt: skip
+                               tables, sheet_wait=args.pace.sheet_wait)  # fmt: skip
             lost = 0
             if name == "product":
                 now = deals_check(keepers[:tables])
@@ -180,6 +182,7 @@ def staircase(keepers, base_url, slug, args, groups, processes) -> list[dict]:
                 result["generator_core_share"],
                 lost,
                 sum(result["generator_errors"].values()),
+                plan.targets(args.pace),
             )
             stage[name] = result
             processes.check()
@@ -254,6 +257,8 @@ def print_stage(stage: dict) -> None:
                 f"    {kind:<10} {f['count']:>6} p50 {f['p50_ms']!s:>7} p95 {f['p95_ms']!s:>7}"
                 f" p99 {f['p99_ms']!s:>7}  errors {f['errors']} {f['statuses']}"
             )
+        if phase.get("sheet_ticks_skipped"):
+            print(f"    sheet ticks skipped, a held question out: {phase['sheet_ticks_skipped']}")
         if "deals" in phase:
             print(f"    deals: {phase['deals']}")
         for note in phase["notes"][:3]:
