@@ -90,6 +90,10 @@ class Phase:
         self.sheet_wait = sheet_wait if name == "product" else 0  # the floor holds nothing
         self.skipped = 0  # held phones' ticks that sent nothing, their question still out
         self.news: list[float] = []  # plan.NEWS's latencies, ms
+        #: News of deals sent before this moment (the loop's clock) is not timed: the phones
+        #: ask first at a random point of their first period (plan.schedule), and until then
+        #: a phone's first question is not out as a phone's on the page all along is.
+        self.news_after = 0.0
         self.connections: Counter = Counter()  # opened, reused, sent_again (client.Line)
         # Each phase runs on an event loop of its own (asyncio.run), and an asyncio lock
         # belongs to the loop it was first waited on: a keeper's lock from an overloaded
@@ -223,7 +227,7 @@ class Phase:
         not seen took this long, from that deal's scheduled send. (A phone that has it before
         its keeper's answer came back, which a held poll rarely may, counts none.)"""
         sent = [due for version, due in keeper.made.items() if shown < version <= now]
-        if sent:
+        if sent and min(sent) >= self.news_after:
             self.news.append((asyncio.get_running_loop().time() - min(sent)) * 1000)
 
     async def _standings(self, phone: Phone) -> int:
@@ -251,7 +255,7 @@ class Phase:
         }
         requests = sum(f["count"] for f in kinds.values())
         if self.news:
-            kinds[plan.NEWS] = plan.figures(self.news, 0)
+            kinds[plan.NEWS] = plan.figures(self.news, 0) | {"statuses": {}, "errors_by_cause": {}}
         return {
             "kinds": kinds,
             "requests": requests,
@@ -268,12 +272,16 @@ class Phase:
 
 async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5,
                 warm_up: list[plan.Arrival] | None = None,
-                counting: Callable[[], None] | None = None) -> dict:  # fmt: skip
+                counting: Callable[[], None] | None = None,
+                settle: float = 0.0,
+                counted: tuple[float, Callable[[], None]] | None = None) -> dict:  # fmt: skip
     """Every arrival at its time, never waiting for an answer before the next send; returns
     once the last answer is in (or timed out). With `warm_up`, those arrivals are sent and
     answered first, so that each phone has its connection as one polling all along has it;
     then `counting()` is called (the caller's CPU count starts there) and the figures start
-    afresh."""
+    afresh. The news of deals sent in the first `settle` seconds is not timed (each phone has
+    asked once by then: a period of its polls). With `counted` (seconds, stop), `stop()` is
+    called that long after the start, the answers still out or not."""
     loop = asyncio.get_running_loop()
     if warm_up:
         await _send_all(phase, warm_up, loop.time() + lead)
@@ -281,6 +289,9 @@ async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5,
     if counting is not None:
         counting()
     start = loop.time() + lead
+    phase.news_after = start + settle
+    if counted is not None:
+        loop.call_at(start + counted[0], counted[1])
     cpu = os.times()
     await _send_all(phase, arrivals, start)
     wall = loop.time() - start
