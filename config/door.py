@@ -39,6 +39,7 @@ wait (no parking, no room left) the unchanged answer leaves at once, as without 
 from __future__ import annotations
 
 import logging
+import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -74,14 +75,22 @@ class DoorAnswer:
 
     `watch(many)`, if given, lets the poll wait at the door: given the path's parts of some
     polls (`groups` dicts, each once), it returns what each one's answer stands on now, in
-    their order (None for "nothing"); a held poll is let go when it returns something else.
-    The process's watcher calls it once a tick for all the polls it holds of this answer, so
-    it reads them together (one statement for all, or one cache read each: `each`)."""
+    their order (None for "nothing"); a held poll is let go when that moved. The process's
+    watcher calls it once a tick for all the polls it holds of this answer, so it reads them
+    together (one statement for all, or one cache read each: `each`).
+
+    What a held poll is compared with: without `shown`, what the watch read for it when it
+    came (read before the answer, so a version that moves in between wakes it at the first
+    look); with `shown(query, **groups)`, what its phone says it shows (the query's last
+    values: no read at all, so holding costs no more than answering), and it is let go when
+    `moved(shown, now)`. Either way a poll is never left asleep on what its phone lacks."""
 
     url_name: str
     pattern: re.Pattern[str]
     answer: Callable[..., HttpResponse | None]
     watch: Callable[[Sequence[dict[str, str]]], Sequence[object]] | None = None
+    shown: Callable[..., object] | None = None
+    moved: Callable[[object, object], bool] = operator.ne
 
 
 def each(read: Callable[..., object]) -> Callable[[Sequence[dict[str, str]]], list[object]]:
@@ -192,10 +201,10 @@ def answers_from_settings() -> tuple[DoorAnswer, ...]:
     return tuple(import_string(name) for name in getattr(settings, "DOOR_ANSWERS", ()))
 
 
-def asked_wait(environ: dict) -> float:
-    """The seconds a poll asks to wait (its `wait` parameter), at most
+def asked_wait(query: dict[str, str]) -> float:
+    """The seconds a poll asks to wait (its query's `wait`, the last one), at most
     settings.DOOR_WAIT_SECONDS; 0 when it asks none or nonsense."""
-    asked = parse_qs(environ.get("QUERY_STRING", "")).get("wait", [""])[-1]
+    asked = query.get("wait", "")
     if not asked.isdigit():
         return 0.0
     return float(min(int(asked), settings.DOOR_WAIT_SECONDS))
@@ -249,7 +258,8 @@ class Door:
             if response is None:
                 return self.application(environ, start_response)
         release_connections()  # a sleeping poll holds no connection the working threads need
-        if parking.park(door_answer.url_name, tuple(sorted(parts.items())), read, value, seconds):
+        item = tuple(sorted(parts.items()))
+        if parking.park(door_answer.url_name, item, read, value, seconds, door_answer.moved):
             response.close()  # it moved: that request is over, Django answers a new one
             with parking.gate:
                 return self._serve(environ, start_response)
@@ -266,22 +276,26 @@ class Door:
 
     def _waiting(self, environ: dict, parking: Parking) -> tuple | None:
         """A poll that asks to wait, while there is room: its door answer, its parts, the
-        watcher's read of such polls and what it reads now for this one; else None (served
-        as ever). The watch is read before the answer: a version that moves in between wakes
-        the poll at the first look, never leaves it asleep on a version its phone does not
-        have."""
+        watcher's read of such polls and what this one is compared with (DoorAnswer); else
+        None (served as ever)."""
         if environ.get("REQUEST_METHOD") != "GET" or not parking.has_room():
             return None
         found = self._match(environ.get("PATH_INFO", ""))
         if found is None or found[0].watch is None:
             return None
-        seconds = asked_wait(environ)
+        query = {
+            key: values[-1] for key, values in parse_qs(environ.get("QUERY_STRING", "")).items()
+        }
+        seconds = asked_wait(query)
         if seconds <= 0:
             return None
         door_answer, parts = found
         read = partial(_read_items, door_answer.watch)
         try:
-            (value,) = read([tuple(sorted(parts.items()))])
+            if door_answer.shown is not None:
+                value = door_answer.shown(query, **parts)
+            else:
+                (value,) = read([tuple(sorted(parts.items()))])
         except Exception:  # noqa: BLE001 - Django's full path answers and logs it
             log.debug("the door did not hold %s", door_answer.url_name, exc_info=True)
             return None

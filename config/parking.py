@@ -25,6 +25,7 @@ two threads, or a Django test client never park and have no gate: nothing change
 from __future__ import annotations
 
 import logging
+import operator
 import threading
 import time
 from collections import deque
@@ -91,8 +92,8 @@ class Parking:
         self.gate = Gate(max(1, working))
         self.tick = tick
         self._lock = threading.Lock()
-        # group -> (its read, item -> the spots parked on that item)
-        self._parked: dict[Hashable, tuple[ReadAll, dict[Hashable, set[_Spot]]]] = {}
+        # group -> (its read, its moved, item -> the spots parked on that item)
+        self._parked: dict[Hashable, tuple[ReadAll, Callable, dict[Hashable, set[_Spot]]]] = {}
         self._count = 0
         self._watcher: threading.Thread | None = None
 
@@ -103,17 +104,26 @@ class Parking:
     def has_room(self) -> bool:
         return self._count < self.room
 
-    def park(self, group: Hashable, item: Hashable, read: ReadAll, value: object, seconds: float):
-        """Sleep until what `item` stands on is no longer `value` (True), or `seconds` passed
-        (False); None at once when no room is left. The polls of one `group` (a door answer)
-        are read together, once a tick: `read` gets every item parked in it (a game's id, an
-        event's slug; each once, however many polls hold it) and answers each one's value."""
+    def park(
+        self,
+        group: Hashable,
+        item: Hashable,
+        read: ReadAll,
+        value: object,
+        seconds: float,
+        moved: Callable[[object, object], bool] = operator.ne,
+    ):
+        """Sleep until what `item` stands on has moved from `value` (`moved(value, now)`:
+        True), or `seconds` passed (False); None at once when no room is left. The polls of
+        one `group` (a door answer) are read together, once a tick: `read` gets every item
+        parked in it (a game's id, an event's slug; each once, however many polls hold it)
+        and answers each one's value; `moved` is the group's, as `read` is."""
         spot = _Spot(value)
         with self._lock:
             if self._count >= self.room:
                 return None
             self._count += 1
-            items = self._parked.setdefault(group, (read, {}))[1]
+            items = self._parked.setdefault(group, (read, moved, {}))[2]
             items.setdefault(item, set()).add(spot)
             if self._watcher is None:
                 self._watcher = threading.Thread(target=self._watch, name="door-watcher")
@@ -124,7 +134,7 @@ class Parking:
         finally:
             with self._lock:
                 self._count -= 1
-                items = self._parked[group][1]
+                items = self._parked[group][2]
                 items[item].discard(spot)
                 if not items[item]:
                     del items[item]
@@ -141,12 +151,12 @@ class Parking:
         wake those it moved for."""
         with self._lock:
             watched = [
-                (read, [(item, list(spots)) for item, spots in items.items()])
-                for read, items in self._parked.values()
+                (read, moved, [(item, list(spots)) for item, spots in items.items()])
+                for read, moved, items in self._parked.values()
             ]
         if not watched:
             return
-        for read, parked in watched:
+        for read, moved, parked in watched:
             try:
                 values = list(read([item for item, _ in parked]))
                 if len(values) != len(parked):
@@ -156,7 +166,7 @@ class Parking:
                 values = [UNREADABLE] * len(parked)
             for (_item, spots), now in zip(parked, values, strict=True):
                 for spot in spots:
-                    if spot.value != now:
+                    if now is UNREADABLE or moved(spot.value, now):
                         spot.woken.set()
         release_connections()  # a watch's query, as at a request's end
 

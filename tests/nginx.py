@@ -9,9 +9,11 @@ deploy/358-web.service. Both are stopped when the `with` ends, and every wait is
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
+import signal
 import socket
 import ssl
 import subprocess
@@ -49,14 +51,28 @@ def wait_listening(port: int, process: subprocess.Popen, log: Path, seconds: flo
     raise RuntimeError(f"nothing listens on {port} after {seconds} s:\n{log.read_text()[-3000:]}")
 
 
-def stop(process: subprocess.Popen):
-    if process.poll() is None:
-        process.terminate()
+def stop(process: subprocess.Popen, group: bool = False):
+    """Stop the server; with `group`, its whole process group (it was started in a session of
+    its own): a server whose workers are processes (granian's) may leave them running when
+    only its main process is told, and they would serve on after the tests."""
+
+    def signal_it(number: int) -> None:
+        if group:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, number)
+        else:
+            process.send_signal(number)
+
+    if process.poll() is None or group:
+        signal_it(signal.SIGTERM)
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            process.kill()
+            signal_it(signal.SIGKILL)
             process.wait(timeout=20)
+    if group:  # the workers, when the main process left before them
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 def certificate(folder: Path) -> tuple[Path, Path]:
@@ -185,12 +201,14 @@ def served(command: list[str], env: dict[str, str], port: int, log: Path):
     """`command` (a server) run from the project's folder, its output in `log`, until it
     listens on `port`; stopped when the `with` ends."""
     with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
+        )
     try:
         wait_listening(port, process, log, seconds=60)
         yield
     finally:
-        stop(process)
+        stop(process, group=True)
 
 
 # --- talking to it ----------------------------------------------------------------------------

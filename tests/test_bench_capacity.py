@@ -89,9 +89,9 @@ def test_a_phase_passes_with_every_p95_under_the_target_and_nothing_wrong():
 
 def test_held_sheets_are_judged_by_how_soon_the_news_comes_not_by_their_wait():
     held, plain = plan.targets(plan.Pace(sheet_wait=25)), plan.targets(plan.Pace())
-    figures = {plan.DEAL: 40.0, plan.SHEET: 25_000.0, plan.STANDINGS: 10.0, plan.NEWS: 1_100.0}
+    figures = {plan.DEAL: 40.0, plan.SHEET: 25_000.0, plan.STANDINGS: 10.0, plan.NEWS: 5_100.0}
     assert plan.verdict(kinds(figures), 0.1, goals=held)["passed"]
-    late = plan.verdict(kinds({**figures, plan.NEWS: 1_150.0}), 0.1, goals=held)
+    late = plan.verdict(kinds({**figures, plan.NEWS: 5_150.0}), 0.1, goals=held)
     assert late["slow"] == [plan.NEWS]
     # Plain polls: the news waits for the next poll by design, the poll itself is judged.
     figures = {**figures, plan.SHEET: 20.0, plan.NEWS: 4_800.0}

@@ -93,21 +93,37 @@ def _sheet_at_door(request, game_id: str) -> HttpResponse | None:
 def _sheets_watched(many: Sequence[dict[str, str]]) -> list[tuple[int | None, str | None]]:
     """What held sheet polls stand on: each game's version and its clock's mark (None: no
     such game, no clock), for all the held games at once: two statements a tick, however
-    many. A poll whose page shows no clock wakes on a clock's move all the same; the door
-    then answers it its 204 again, and its page asks anew."""
+    many."""
     ids = [int(parts["game_id"]) for parts in many]
     versions, clocks = selectors.game_versions(ids), clock_marks(ids)
     return [(versions.get(game_id), clocks.get(game_id)) for game_id in ids]
 
 
+def _sheet_shown(query: dict[str, str], game_id: str) -> tuple[str | None, str | None]:
+    """What a held sheet poll's page shows: its version (`v`) and, with a round clock, the
+    clock's mark (`c`); the door has just found them current."""
+    return query.get("v"), query.get("c")
+
+
+def _sheet_moved(shown: tuple[str | None, str | None], now: tuple[int | None, str | None]):
+    """Whether a page showing `shown` is behind the game `now`: another version (or none), or,
+    where it shows a clock, another mark (a page without one never wakes for the clock)."""
+    version, clock = now
+    shown_version, shown_clock = shown
+    return shown_version != str(version) or (shown_clock is not None and shown_clock != clock)
+
+
 #: settings.DOOR_ANSWERS names it; the path is scoring.urls's "sheet". The watchers' page asks
 #: it to wait (templates/scoring/table.html): held at the door of bin/serve, its answer comes
-#: within a tick of a deal, not at the page's next poll.
+#: within a tick of a deal, not at the page's next poll. Holding it reads nothing more than
+#: answering it: what the page shows is in its query.
 SHEET_AT_DOOR = DoorAnswer(
     "scoring:sheet",
     re.compile(r"/games/(?P<game_id>[0-9]+)/sheet/"),
     _sheet_at_door,
     watch=_sheets_watched,
+    shown=_sheet_shown,
+    moved=_sheet_moved,
 )
 
 

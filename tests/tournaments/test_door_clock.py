@@ -5,6 +5,8 @@ and the view answers the news."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 from django.urls import reverse
@@ -73,3 +75,23 @@ def test_a_held_clocked_sheet_is_let_go_when_the_organiser_moves_the_clock(clock
     moved = clock_of(Round.objects.select_related("event").get(pk=clocked.pk)).mark
     assert moved != mark
     assert SHEET_AT_DOOR.watch(asked) == [(game.version, moved) for game in games]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_held_sheet_without_a_clock_shown_sleeps_through_a_clock_move(clocked):
+    """A page that shows no clock (no `c`) is not behind when the organiser moves it: its
+    held question sleeps on, and wakes for the next deal."""
+    from scoring import services
+
+    game = clocked.tables.order_by("number").first().game
+    parking = Parking(threads=8, working=2, tick=0.05)
+    query = {"v": game.version, "wait": 25}
+    env = environ(reverse("scoring:sheet", args=[game.pk]), query=query)
+    thread, got = in_thread(Door(WSGIHandler(), parking=parking), env)
+    until(lambda: parking.parked == 1)
+    clock.clock_extend(round_=clocked, actor="olga")
+    time.sleep(0.3)  # six looks
+    assert thread.is_alive() and parking.parked == 1
+    services.deal_record(game_id=game.pk, number=1, calls=["hearts"], tricks=[4, 7, 5])
+    thread.join(2)
+    assert not thread.is_alive() and got["answer"][0] == "200 OK"
