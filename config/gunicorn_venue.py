@@ -2,9 +2,10 @@
 the benchmarks start it the same way, so they measure what the command runs).
 
 Four processes of 512 threads, of which only a few work at once (the gate, config/parking.py):
-the threads beyond the gate hold "My next seat" questions (docs/performance.md, "My next
-seat: held questions"). Four processes of few working threads, not two of many: Python runs
-one thread of a process at a time (docs/performance.md, "The venue laptop").
+the threads beyond the gate hold "My next seat" questions and the watchers' sheets
+(docs/performance.md, "My next seat: held questions", "The watchers' sheet held at the
+door"). Four processes of few working threads, not two of many: Python runs one thread of a
+process at a time (docs/performance.md, "The venue laptop").
 
 **Keep-alive longer than any page polls.** A phone polls the sheet every 5 s and the
 standings every 15 s; with gunicorn's 2-s keep-alive each poll paid for a new TCP connection
