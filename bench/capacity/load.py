@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import math
 import os
 import random
 import re
@@ -49,6 +50,7 @@ class Phone:
     etag: str | None = None  # the standings' ETag it holds
     line: Line = field(default_factory=Line)  # its connection (each phase gives a new one)
     asking: bool = False  # a held sheet question is out (its ticks meanwhile send nothing)
+    queued: bool = False  # a tick came meanwhile: asked again when the answer comes
 
 
 @dataclass
@@ -88,12 +90,13 @@ class Phase:
         self.name, self.host, self.port, self.slug = name, host, port, slug
         self.keepers, self.timeout = keepers, timeout
         self.sheet_wait = sheet_wait if name == "product" else 0  # the floor holds nothing
-        self.skipped = 0  # held phones' ticks that sent nothing, their question still out
+        self.skipped = 0  # held phones' ticks kept while their question was out
         self.news: list[float] = []  # plan.NEWS's latencies, ms
         #: News of deals sent before this moment (the loop's clock) is not timed: the phones
         #: ask first at a random point of their first period (plan.schedule), and until then
         #: a phone's first question is not out as a phone's on the page all along is.
         self.news_after = 0.0
+        self.ends = math.inf  # no tick kept is sent after the schedule's last (drive sets it)
         self.connections: Counter = Counter()  # opened, reused, sent_again (client.Line)
         # Each phase runs on an event loop of its own (asyncio.run), and an asyncio lock
         # belongs to the loop it was first waited on: a keeper's lock from an overloaded
@@ -124,17 +127,29 @@ class Phase:
         self.connections.clear()  # the same counter the phones' lines count in
 
     async def send(self, arrival: plan.Arrival, due: float) -> None:
+        if arrival.kind != plan.SHEET:
+            await self._send_one(arrival, due)
+            return
+        phone = self.keepers[arrival.table].sheet[arrival.phone]
+        if phone.asking:  # as htmx: no second question; the last tick is kept meanwhile
+            phone.queued = True
+            self.skipped += 1
+            return
+        await self._send_one(arrival, due)
+        loop = asyncio.get_running_loop()
+        while phone.queued and loop.time() < self.ends:  # and sent when the answer came
+            phone.queued = False
+            await self._send_one(arrival, loop.time())
+        phone.queued = False
+
+    async def _send_one(self, arrival: plan.Arrival, due: float) -> None:
         keeper = self.keepers[arrival.table]
         try:
             if arrival.kind == plan.DEAL:
                 async with keeper.lock:  # a keeper's phone sends its queue in order
                     status = await self._deal(keeper, due)
             elif arrival.kind == plan.SHEET:
-                phone = keeper.sheet[arrival.phone]
-                if phone.asking:
-                    self.skipped += 1
-                    return
-                status = await self._sheet(keeper, phone)
+                status = await self._sheet(keeper, keeper.sheet[arrival.phone])
             elif arrival.kind == plan.BARE:  # on the connection of one of the table's phones
                 line = keeper.sheet[arrival.phone].line
                 status = (await self._get(line, plan.BARE_PATH)).status_code
@@ -220,6 +235,7 @@ class Phase:
             else:
                 self._news(keeper, phone.version, int(found.group(1)))
                 phone.version = int(found.group(1))
+            phone.queued = False  # the page swapped: its kept tick went with the old element
         return answer.status_code
 
     def _news(self, keeper: Keeper, shown: int, now: int) -> None:
@@ -290,6 +306,7 @@ async def drive(phase: Phase, arrivals: list[plan.Arrival], lead: float = 0.5,
         counting()
     start = loop.time() + lead
     phase.news_after = start + settle
+    phase.ends = start + (arrivals[-1].at if arrivals else 0.0)
     if counted is not None:
         loop.call_at(start + counted[0], counted[1])
     cpu = os.times()

@@ -226,28 +226,17 @@ def _poll_url(game: Game, view: TableView, clock=None) -> str:
     return f"{reverse('scoring:sheet', args=[game.pk])}?{urlencode(query)}"
 
 
-#: Seconds between two asks of a watcher's page (templates/scoring/table.html: "every 5s").
-SHEET_EVERY = 5
-
-
-def sheet_wait(longest: int, every: int = SHEET_EVERY) -> int:
-    """How long a watcher's question asks to be held: a second short of the last of the
-    page's ticks within `longest` (the door's cap). htmx drops a tick while the question is
-    out, so a question held a whole number of ticks ends just after one and the page would
-    not ask again for a whole period; ending a second before one, it asks again then."""
-    return max(0, longest // every * every - 1)
-
-
 def _sheet_poll_url(game: Game, clock=None) -> str:
     """What a watcher's page asks every few seconds: the sheet past the version it shows (and
     the clock's mark), asking to wait for a change (config.door): where the server holds it
     (bin/serve), the next deal shows within a second of the watcher's look; elsewhere it is
-    answered at once, as a plain poll. The page sends no new question while one is out
-    (htmx drops its trigger meanwhile)."""
+    answered at once, as a plain poll. While a question is out the page sends no other:
+    htmx keeps the last tick meanwhile and sends it when the answer comes, so after a held
+    answer the page asks again at once."""
     query = {"v": game.version}
     if clock is not None:
         query["c"] = clock.mark
-    query["wait"] = sheet_wait(settings.DOOR_WAIT_SECONDS)
+    query["wait"] = settings.DOOR_WAIT_SECONDS
     return f"{reverse('scoring:sheet', args=[game.pk])}?{urlencode(query)}"
 
 
