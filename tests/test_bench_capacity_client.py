@@ -269,7 +269,8 @@ def test_a_held_sheet_phone_asks_as_htmx_does_and_times_the_news():
         return result
 
     result = run(main())
-    sheets = [(t, path) for t, path in zip(times, asked, strict=True) if path.startswith(b"/games/")]
+    asked_at = zip(times, asked, strict=True)
+    sheets = [(t, path) for t, path in asked_at if path.startswith(b"/games/")]
     # Asked at 0 and held to the deal (0.45): the ticks meanwhile kept, then dropped with the
     # old page; asked again at the next tick (0.6), held 0.25 s, and again at once at its 204
     # (0.85: the tick kept, not the next one at 1.0).
