@@ -55,11 +55,16 @@ def test_sqlite_has_no_pool_and_keeps_its_connections():
     assert "pool" not in config["OPTIONS"] and config["CONN_MAX_AGE"] == 60
 
 
+#: The name the served site's connections give PostgreSQL: counted alone, not the test
+#: process's own (a live server's thread of an earlier test may still hold one).
+SERVED = "pool-test-served"
+
+
 def _backends(database: str) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [database],
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+            [database, SERVED],
         )
         return cursor.fetchone()[0]
 
@@ -68,7 +73,8 @@ def _url(settings_dict: dict) -> str:
     user = settings_dict["USER"] or "postgres"
     host = settings_dict["HOST"] or "127.0.0.1"
     port = settings_dict["PORT"] or 5432
-    return f"postgres://{user}@{host}:{port}/{settings_dict['NAME']}"
+    name = settings_dict["NAME"]
+    return f"postgres://{user}@{host}:{port}/{name}?application_name={SERVED}"
 
 
 @pytest.mark.postgres
@@ -107,7 +113,7 @@ def test_bin_serves_threads_on_postgresql_share_a_pool_not_a_connection_each(tmp
         for asker in askers:
             asker.join(90)
         assert statuses == [200] * 40, log.read_text()[-3000:]
-        assert _backends(database) <= 3, log.read_text()[-3000:]
+        assert 1 <= _backends(database) <= 3, log.read_text()[-3000:]  # its pool, named
 
 
 class _Observed(Parking):
@@ -118,9 +124,9 @@ class _Observed(Parking):
         super().__init__(*args, **kwargs)
         self.holding: list[bool] = []
 
-    def park(self, key, watch, value, seconds):
+    def park(self, *args, **kwargs):
         self.holding.append(connection.connection is not None)
-        return super().park(key, watch, value, seconds)
+        return super().park(*args, **kwargs)
 
 
 @pytest.mark.postgres
