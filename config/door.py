@@ -253,12 +253,11 @@ class Door:
             waiting = self._waiting(environ, parking)
             if waiting is None:
                 return self._serve(environ, start_response)
-            door_answer, parts, read, value, seconds = waiting
+            door_answer, parts, item, read, value, seconds = waiting
             response = self._answer(environ, door_answer, parts)
             if response is None:
                 return self.application(environ, start_response)
         release_connections()  # a sleeping poll holds no connection the working threads need
-        item = tuple(sorted(parts.items()))
         if parking.park(door_answer.url_name, item, read, value, seconds, door_answer.moved):
             response.close()  # it moved: that request is over, Django answers a new one
             with parking.gate:
@@ -275,9 +274,9 @@ class Door:
         return self.application(environ, start_response)
 
     def _waiting(self, environ: dict, parking: Parking) -> tuple | None:
-        """A poll that asks to wait, while there is room: its door answer, its parts, the
-        watcher's read of such polls and what this one is compared with (DoorAnswer); else
-        None (served as ever)."""
+        """A poll that asks to wait, while there is room: its door answer, its parts (and as
+        the parking's item: sorted pairs, hashable), the watcher's read of such polls and
+        what this one is compared with (DoorAnswer); else None (served as ever)."""
         if environ.get("REQUEST_METHOD") != "GET" or not parking.has_room():
             return None
         found = self._match(environ.get("PATH_INFO", ""))
@@ -290,18 +289,18 @@ class Door:
         if seconds <= 0:
             return None
         door_answer, parts = found
-        read = partial(_read_items, door_answer.watch)
+        item, read = tuple(sorted(parts.items())), partial(_read_items, door_answer.watch)
         try:
             if door_answer.shown is not None:
                 value = door_answer.shown(query, **parts)
             else:
-                (value,) = read([tuple(sorted(parts.items()))])
+                (value,) = read([item])
         except Exception:  # noqa: BLE001 - Django's full path answers and logs it
             log.debug("the door did not hold %s", door_answer.url_name, exc_info=True)
             return None
         if value is UNREADABLE:
             return None
-        return door_answer, parts, read, value, seconds
+        return door_answer, parts, item, read, value, seconds
 
     def _match(self, path: str) -> tuple[DoorAnswer, dict[str, str]] | None:
         for door_answer in self.answers:
