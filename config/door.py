@@ -30,7 +30,7 @@ answers is throttled.
 
 A poll may also **wait** (long-poll): a door answer with a ``watch`` whose request carries the
 wait marker (``?wait=<seconds>``, capped by settings.DOOR_WAIT_SECONDS) and is unchanged is
-held, not answered, while the server has threads to spare (config.parking): it is answered the
+held, not answered, while the server has room (config.parking): it is answered the
 moment what it stands on moves (it then goes on as any request: Django answers the new
 version), or at its deadline with the very answer the door made for it. Where nothing can
 wait (no parking, no room left) the unchanged answer leaves at once, as without the marker.
@@ -60,7 +60,7 @@ from django.utils.module_loading import import_string
 
 from config.csp import CSPMiddleware
 from config.input import UnstorableInputMiddleware, unstorable
-from config.parking import UNREADABLE, Parking, process_parking, release_connections
+from config.parking import HOLD, UNREADABLE, Parking, process_parking, release_connections
 
 log = logging.getLogger(__name__)
 
@@ -257,12 +257,33 @@ class Door:
             response = self._answer(environ, door_answer, parts)
             if response is None:
                 return self.application(environ, start_response)
-        release_connections()  # a sleeping poll holds no connection the working threads need
-        if parking.park(door_answer.url_name, item, read, value, seconds, door_answer.moved):
-            response.close()  # it moved: that request is over, Django answers a new one
+        release_connections()  # a waiting poll holds no connection the working threads need
+        answer = partial(self._when_woken, parking, response, environ, start_response)
+        hold = environ.get(HOLD)
+        if hold is not None:  # the server keeps the connection; no thread waits
+            held = hold(answer)
+            group, moved = door_answer.url_name, door_answer.moved
+            if parking.hold(group, item, read, value, seconds, moved, held.wake):
+                return held
+            return self._send(response, start_response)  # no room: unchanged, at once
+        woke = parking.park(door_answer.url_name, item, read, value, seconds, door_answer.moved)
+        return answer(bool(woke))  # None: no room, unchanged at once
+
+    def _when_woken(
+        self,
+        parking: Parking,
+        response: HttpResponse,
+        environ: dict,
+        start_response: Callable,
+        moved: bool,
+    ) -> Iterable[bytes]:
+        """A held poll's answer: Django's for a new request when it moved, else the unchanged
+        answer the door made when it came (the deadline)."""
+        if moved:
+            response.close()  # that request is over, Django answers a new one
             with parking.gate:
                 return self._serve(environ, start_response)
-        return self._send(response, start_response)  # the deadline, or no room: unchanged
+        return self._send(response, start_response)
 
     def _serve(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":

@@ -1,21 +1,25 @@
 """The venue laptop's gunicorn (bin/serve starts it with ``-c python:config.gunicorn_venue``;
 the benchmarks start it the same way, so they measure what the command runs).
 
-Four processes of 512 threads, of which only a few work at once (the gate, config/parking.py):
-the threads beyond the gate hold "My next seat" questions and the watchers' sheets
-(docs/performance.md, "My next seat: held questions", "The watchers' sheet held at the
-door"). Four processes of few working threads, not two of many: Python runs one thread of a
-process at a time (docs/performance.md, "The venue laptop").
+Four processes of 64 threads, of which only a few work at once (the gate, config/parking.py);
+the others wait their turn at the gate in a round's burst, or for a slow phone's request to
+arrive. The polls the door holds ("My next seat" questions, the watchers' sheets) take no
+thread: the worker keeps their connections until they wake (config.gunicorn_workers), up to
+half its connections (docs/performance.md, "My next seat: held questions", "The watchers'
+sheet held at the door"). Four processes of few working threads, not two of many: Python runs
+one thread of a process at a time (docs/performance.md, "The venue laptop"). Each thread
+that worked keeps its own SQLite connection: fewer threads, fewer open files.
 
 **Keep-alive longer than any page polls.** A phone polls the sheet every 5 s and the
 standings every 15 s; with gunicorn's 2-s keep-alive each poll paid for a new TCP connection
 (accepting, reading the first request, closing), more than the door's answer itself. Kept
 20 s, a phone's next poll comes on the connection of its last, as a browser keeps it. An idle
 kept connection holds no thread: it waits in the process's selector, a file descriptor and a
-few kilobytes. Each process keeps up to ``worker_connections - threads`` of them; beyond
-that, answers say ``Connection: close``, and a process at ``worker_connections`` stops
-accepting until one closes (the new phone waits in the listen queue, it is not refused), so
-the limit is set below the open files the process may have.
+few kilobytes (a held poll, likewise, is only its connection). Each process keeps up to
+``worker_connections - threads`` idle ones; beyond that, answers say ``Connection: close``,
+and a process at ``worker_connections`` stops accepting until one closes (the new phone waits
+in the listen queue, it is not refused), so the limit is set below the open files the process
+may have.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ OWN_FILES = 256
 
 workers = int(os.environ.get("WEB_CONCURRENCY", WORKERS))
 worker_class = "config.gunicorn_workers.ThreadWorker"
-threads = 512
+threads = 64
 keepalive = KEEP_ALIVE_SECONDS
 logger_class = "config.gunicorn_logging.RedactingLogger"
 

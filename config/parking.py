@@ -2,24 +2,30 @@
 
 A phone waiting for a round asks "tell me when the version is no longer mine, or after a
 while" (the wait marker, config.door). Answering at once and asking again every few seconds
-costs a whole request each time (docs/performance.md, "My next seat"); holding the request
-costs a sleeping thread and nothing else. So a process of the venue laptop (bin/serve: many
-threads, a few of them working) **parks** such a poll here: its thread sleeps on an Event
-until this process's **watcher**, one background thread that once a tick reads what the
-parked polls stand on (their door answer's ``watch``, once a tick for all of that answer's
-polls: one statement for every held game's sheet, one cache read for an event's version),
-sees it move, or until the poll's deadline.
+costs a whole request each time (docs/performance.md, "My next seat"). So a process of the
+venue laptop **parks** such a poll here until this process's **watcher**, one background
+thread that once a tick reads what the parked polls stand on (their door answer's ``watch``,
+once a tick for all of that answer's polls: one statement for every held game's sheet, one
+cache read for an event's version), sees it move, or until the poll's deadline; then it wakes
+the poll, which is answered.
+
+bin/serve's worker (config.gunicorn_workers.ThreadWorker) **holds** a parked poll without a
+thread: its connection waits beside the idle kept ones, and the watcher hands the poll back to
+a thread when it wakes (``Parking.hold``). So a process holds as many polls as its ``room``
+(half its connections) whatever its threads. A server that cannot do that may still **park**
+a poll in the thread that runs it (``Parking.park``: asleep on an Event), up to one a spare
+thread.
 
 Python runs one thread of a process at a time, and four processes of two threads got
 through a round's burst in half the time eight threads did (bin/serve's comment); a
 hundred threads working at once would be worse. So every request that is not parked passes
 the **gate** (``working`` at once, in the order they came: ``Gate``) for its work; a parked
-poll leaves it while it sleeps. At most ``threads - working`` polls park at once: the rest
-are answered at once, as before, and their page polls at its plain pace.
+poll leaves it while it waits. Beyond the room, polls are answered at once, as before, and
+their page polls at its plain pace.
 
-Only a worker that says how many threads it serves with parks (``serve_with_threads``,
-config.gunicorn_workers.ThreadWorker); a sync worker (the PostgreSQL deploy's), a server of
-two threads, or a Django test client never park and have no gate: nothing changes there.
+Only a worker that says how many threads it serves with parks (``serve_with_threads``); a
+sync worker (the PostgreSQL deploy's), a server of two threads, or a Django test client never
+park and have no gate: nothing changes there.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.conf import settings
 
@@ -39,6 +45,11 @@ log = logging.getLogger(__name__)
 #: What a watch that failed reads as: never equal to a parked value, so its polls wake and
 #: go on to Django, which answers (and logs) as it always did.
 UNREADABLE = object()
+
+#: The WSGI environ's key by which a server offers to hold a request without a thread: its
+#: value, called with how to answer later (``answer(moved)``, a WSGI answer), returns what the
+#: application returns in place of an answer, with a ``wake(moved)`` for ``Parking.hold``.
+HOLD = "config.parking.hold"
 
 #: What a group's polls stand on now: called with the items of the group's parked polls (each
 #: once), it answers what each stands on, in their order.
@@ -79,16 +90,21 @@ class Gate:
 @dataclass(eq=False)
 class _Spot:
     value: object
-    woken: threading.Event = field(default_factory=threading.Event)
+    deadline: float  # time.monotonic()
+    wake: Callable[[bool], None]  # told once: moved (True) or the deadline (False)
 
 
 class Parking:
     """One process's parked polls, their watcher and the gate. `threads`: how many the
     server may run at once; `working`: how many of them may do work at once (the gate);
-    `tick`: seconds between two looks of the watcher."""
+    `tick`: seconds between two looks of the watcher; `room`: how many polls may wait at once
+    (default: the threads beyond the working ones, each sleeping in one; a server that holds
+    a poll without a thread says its own)."""
 
-    def __init__(self, threads: int, working: int, tick: float = 1.0) -> None:
-        self.room = max(0, threads - working)
+    def __init__(
+        self, threads: int, working: int, tick: float = 1.0, room: int | None = None
+    ) -> None:
+        self.room = max(0, threads - working) if room is None else max(0, room)
         self.gate = Gate(max(1, working))
         self.tick = tick
         self._lock = threading.Lock()
@@ -104,6 +120,35 @@ class Parking:
     def has_room(self) -> bool:
         return self._count < self.room
 
+    def hold(
+        self,
+        group: Hashable,
+        item: Hashable,
+        read: ReadAll,
+        value: object,
+        seconds: float,
+        moved: Callable[[object, object], bool],
+        wake: Callable[[bool], None],
+    ) -> bool:
+        """Hold a poll without a thread: `wake(True)` is called (once, on the watcher's thread)
+        when what `item` stands on has moved from `value` (`moved(value, now)`), or
+        `wake(False)` at the first look after `seconds`. False at once when no room is left.
+        The polls of one `group` (a door answer) are read together, once a tick: `read` gets
+        every item parked in it (a game's id, an event's slug; each once, however many polls
+        hold it) and answers each one's value; `moved` is the group's, as `read` is."""
+        spot = _Spot(value, time.monotonic() + seconds, wake)
+        with self._lock:
+            if self._count >= self.room:
+                return False
+            self._count += 1
+            items = self._parked.setdefault(group, (read, moved, {}))[2]
+            items.setdefault(item, set()).add(spot)
+            if self._watcher is None:
+                self._watcher = threading.Thread(target=self._watch, name="door-watcher")
+                self._watcher.daemon = True
+                self._watcher.start()
+        return True
+
     def park(
         self,
         group: Hashable,
@@ -113,62 +158,99 @@ class Parking:
         seconds: float,
         moved: Callable[[object, object], bool] = operator.ne,
     ):
-        """Sleep until what `item` stands on has moved from `value` (`moved(value, now)`:
-        True), or `seconds` passed (False); None at once when no room is left. The polls of
-        one `group` (a door answer) are read together, once a tick: `read` gets every item
-        parked in it (a game's id, an event's slug; each once, however many polls hold it)
-        and answers each one's value; `moved` is the group's, as `read` is."""
-        spot = _Spot(value)
-        with self._lock:
-            if self._count >= self.room:
-                return None
-            self._count += 1
-            items = self._parked.setdefault(group, (read, moved, {}))[2]
-            items.setdefault(item, set()).add(spot)
-            if self._watcher is None:
-                self._watcher = threading.Thread(target=self._watch, name="door-watcher")
-                self._watcher.daemon = True
-                self._watcher.start()
-        try:
-            return spot.woken.wait(seconds)
-        finally:
+        """`hold` in this thread, asleep: True when it moved, False at the deadline; None at
+        once when no room is left. (A server that holds polls without threads uses `hold`.)"""
+        woken = threading.Event()
+        said: list[bool] = []
+
+        def wake(has_moved: bool) -> None:
+            said.append(has_moved)
+            woken.set()
+
+        if not self.hold(group, item, read, value, seconds, moved, wake):
+            return None
+        if not woken.wait(seconds):  # the watcher may be a tick late: the deadline is now
             with self._lock:
-                self._count -= 1
-                items = self._parked[group][2]
-                items[item].discard(spot)
-                if not items[item]:
-                    del items[item]
-                if not items:
-                    del self._parked[group]
+                if self._leave(group, item, lambda spot: spot.wake is wake):
+                    return False
+            woken.wait()  # the watcher took it meanwhile and is telling it
+        return said[0]
+
+    def _leave(self, group: Hashable, item: Hashable, which: Callable[[_Spot], bool]) -> bool:
+        """Take the spots `which` picks off `item` (under the lock); whether any was there."""
+        entry = self._parked.get(group)
+        spots = entry[2].get(item, set()) if entry else set()
+        gone = {spot for spot in spots if which(spot)}
+        if not gone:
+            return False
+        spots -= gone
+        self._count -= len(gone)
+        if not spots:
+            del entry[2][item]
+            if not entry[2]:
+                del self._parked[group]
+        return True
+
+    def let_go(self) -> None:
+        """Wake every poll held now as at its deadline (a server stopping answers them at
+        once, as they would have been answered without waiting)."""
+        with self._lock:
+            spots = [
+                spot for _, _, items in self._parked.values() for s in items.values() for spot in s
+            ]
+            self._parked.clear()
+            self._count = 0
+        for spot in spots:
+            try:
+                spot.wake(False)
+            except Exception:  # noqa: BLE001 - one poll's server failing must not keep the others
+                log.exception("a held poll could not be woken")
 
     def _watch(self) -> None:
         while True:
             time.sleep(self.tick)
-            self.look()
+            try:
+                self.look()
+            except Exception:  # a look that fails must not stop the watcher: log, look again
+                log.exception("the door's watcher failed a look")
 
     def look(self) -> None:
-        """One look: read what each group's parked polls stand on, once for the group, and
-        wake those it moved for."""
+        """One look: read what each group's parked polls stand on, once for the group; wake
+        those it moved for, and those past their deadline."""
         with self._lock:
             watched = [
-                (read, moved, [(item, list(spots)) for item, spots in items.items()])
-                for read, moved, items in self._parked.values()
+                (group, read, moved, list(items))
+                for group, (read, moved, items) in self._parked.items()
             ]
         if not watched:
             return
-        for read, moved, parked in watched:
+        woken: list[tuple[_Spot, bool]] = []
+        for group, read, moved, parked in watched:
             try:
-                values = list(read([item for item, _ in parked]))
+                values = list(read(parked))
                 if len(values) != len(parked):
                     raise ValueError("a watch answered another number of values")
             except Exception:  # noqa: BLE001 - the polls go on to Django, which answers it
                 log.debug("a parked poll's watch failed", exc_info=True)
                 values = [UNREADABLE] * len(parked)
-            for (_item, spots), now in zip(parked, values, strict=True):
-                for spot in spots:
-                    if now is UNREADABLE or moved(spot.value, now):
-                        spot.woken.set()
+            now = time.monotonic()
+            with self._lock:
+                for item, value in zip(parked, values, strict=True):
+                    entry = self._parked.get(group)
+                    for spot in list(entry[2].get(item, ()) if entry else ()):
+                        if value is UNREADABLE or moved(spot.value, value):
+                            woken.append((spot, True))
+                        elif spot.deadline <= now:
+                            woken.append((spot, False))
+                        else:
+                            continue
+                        self._leave(group, item, lambda other, spot=spot: other is spot)
         release_connections()  # a watch's query, as at a request's end
+        for spot, has_moved in woken:
+            try:
+                spot.wake(has_moved)
+            except Exception:  # one poll's server failing must not keep the others asleep
+                log.exception("a held poll could not be woken")
 
 
 def release_connections() -> None:
@@ -183,7 +265,7 @@ def release_connections() -> None:
 def database_connections(working: int) -> int | None:
     """The database connections a process needs at most when it parks polls: one for each
     of its `working` threads and one for the watcher; None when it parks none (then each
-    thread keeps its own, as ever). A process of 512 threads that each kept one would ask
+    thread keeps its own, as ever). Four processes of 64 threads that each kept one would ask
     PostgreSQL for more than it allows (its max_connections, 100 by default): so on
     PostgreSQL such a process shares a pool of this size (config.env.database_from_env).
     Read by the settings, after the worker said how many threads it serves with."""
@@ -192,15 +274,23 @@ def database_connections(working: int) -> int | None:
 
 #: The threads this process's server runs requests on (0: it did not say; no parking).
 _threads = 0
+#: How many polls it may hold at once (None: one a spare thread).
+_room: int | None = None
 _process_parking: Parking | None = None
 _made = False
 
 
-def serve_with_threads(threads: int) -> None:
+def serve_with_threads(threads: int, room: int | None = None) -> None:
     """Called by the server's worker, in its process, before the site loads: it runs up to
-    `threads` requests at once on threads that may sleep."""
-    global _threads, _made, _process_parking
-    _threads, _made, _process_parking = threads, False, None
+    `threads` requests at once on threads that may sleep, and holds up to `room` polls
+    (a worker that holds them without a thread: HOLD)."""
+    global _threads, _room, _made, _process_parking
+    _threads, _room, _made, _process_parking = threads, room, False, None
+
+
+def made_parking() -> Parking | None:
+    """This process's parking if it was made (none is made for it)."""
+    return _process_parking
 
 
 def process_parking() -> Parking | None:
@@ -210,6 +300,7 @@ def process_parking() -> Parking | None:
     if not _made:
         working = settings.WORKING_THREADS
         if _threads > working:
-            _process_parking = Parking(_threads, working, settings.DOOR_WAIT_TICK_SECONDS)
+            tick = settings.DOOR_WAIT_TICK_SECONDS
+            _process_parking = Parking(_threads, working, tick, room=_room)
         _made = True
     return _process_parking

@@ -199,14 +199,14 @@ def gunicorn(folder: Path, options: list[str] | None = None):
 @contextmanager
 def served(command: list[str], env: dict[str, str], port: int, log: Path):
     """`command` (a server) run from the project's folder, its output in `log`, until it
-    listens on `port`; stopped when the `with` ends."""
+    listens on `port`; stopped when the `with` ends. Yields its process."""
     with log.open("w") as out:
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
         )
     try:
         wait_listening(port, process, log, seconds=60)
-        yield
+        yield process
     finally:
         stop(process, group=True)
 

@@ -10,6 +10,7 @@ byte with Django's own. Waits here are a fraction of a second (the watcher looks
 
 from __future__ import annotations
 
+import operator
 import re
 import threading
 import time
@@ -413,6 +414,34 @@ def test_a_look_reads_each_group_once_with_each_item_once():
     for thread in held[3:]:
         thread.join(2)
     assert woken[3] is True and woken[4] is True and parking.parked == 0
+
+
+def test_a_hold_without_a_thread_is_woken_once_when_moved_at_its_deadline_or_let_go():
+    """Parking.hold (bin/serve's worker: no thread waits): each poll's `wake` is told once,
+    True when its item moved, False at the first look past its deadline or when the server
+    lets every poll go; no room, no hold."""
+    parking = Parking(threads=4, working=2, tick=3600, room=3)  # the test looks
+    now, told = {"a": 1, "b": 1, "c": 1}, []
+
+    def read(items):
+        return [now[item] for item in items]
+
+    def hold(name: str, seconds: float) -> bool:
+        wake = lambda moved: told.append((name, moved))  # noqa: E731
+        return parking.hold("g", name, read, 1, seconds, operator.ne, wake)
+
+    assert hold("a", 60) and hold("b", 0.1) and hold("c", 60)
+    assert not hold("d", 60) and parking.parked == 3  # the room is 3, whatever the threads
+    now["a"] = 2
+    time.sleep(0.15)
+    parking.look()
+    assert sorted(told) == [("a", True), ("b", False)] and parking.parked == 1
+    parking.look()
+    assert len(told) == 2  # told once
+    parking.let_go()
+    assert told[-1] == ("c", False) and parking.parked == 0
+    parking.look()
+    assert len(told) == 3
 
 
 def test_the_gate_lets_threads_in_in_the_order_they_came():
