@@ -286,3 +286,53 @@ def test_a_held_sheet_phone_asks_as_htmx_does_and_times_the_news():
         plan.verdict(result["kinds"], 0.1, goals=plan.targets(plan.Pace(sheet_wait=25)))["slow"]
         == []
     )
+
+
+def test_spread_first_questions_wait_a_random_part_of_the_wait_then_the_whole():
+    """`--spread-first-questions`: each held phone's first question waits a random 1..wait
+    seconds (a steady evening's questions come back spread over the wait, not together), and
+    every later one the whole wait; without it, every question waits the whole wait."""
+    import random
+    import re
+
+    import engine
+    from bench.capacity import plan
+    from bench.capacity.load import Keeper, Phase, Phone, drive
+
+    async def serve(reader, writer, asked: list[bytes]):
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                asked.append(head.split()[1])
+                writer.write(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass
+        writer.close()
+
+    def waits(spread: bool) -> list[int]:
+        record = {"ruleset": "blato", "options": {}, "deals": [], "first_dealer": 0}
+        keeper = Keeper(1, "secret", engine.game_from_record(record), random.Random(1))
+        keeper.sheet = [Phone() for _ in range(20)]
+        arrivals = sorted(
+            plan.Arrival(at, plan.SHEET, 0, phone) for phone in range(20) for at in (0.0, 0.3)
+        )
+        asked: list[bytes] = []
+
+        async def main():
+            server = await asyncio.start_server(lambda r, w: serve(r, w, asked), "127.0.0.1", 0)
+            port = server.sockets[0].getsockname()[1]
+            phase = Phase("product", "127.0.0.1", port, "slug", [keeper], 5.0,
+                          sheet_wait=25, spread_first=spread)  # fmt: skip
+            await drive(phase, arrivals, lead=0.0)
+            server.close()
+
+        run(main())
+        return [int(re.search(rb"wait=(\d+)", path).group(1)) for path in asked]
+
+    spread = waits(True)
+    assert len(spread) == 40
+    first, later = spread[:20], spread[20:]
+    assert all(1 <= wait <= 25 for wait in first) and len(set(first)) > 5
+    assert later == [25] * 20
+    assert waits(False) == [25] * 40

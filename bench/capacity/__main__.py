@@ -39,6 +39,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sheet-wait", type=int, default=0, metavar="SECONDS",
                         help="the watchers' sheet polls ask to be held this long, as the"
                         " table page asks (0: plain polls)")  # fmt: skip
+    parser.add_argument("--spread-first-questions", action="store_true",
+                        help="with --sheet-wait: each phone's first question waits a random"
+                        " part of the wait, as in a steady evening (default: all phones start"
+                        " within the first period)")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=10.0, help="a request's, seconds")
     parser.add_argument("--pause", type=float, default=5.0, help="seconds of quiet before a phase")
     parser.add_argument("--cost-rate", type=float, default=50.0,

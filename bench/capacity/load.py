@@ -51,6 +51,7 @@ class Phone:
     line: Line = field(default_factory=Line)  # its connection (each phase gives a new one)
     asking: bool = False  # a held sheet question is out (its ticks meanwhile send nothing)
     queued: bool = False  # a tick came meanwhile: asked again when the answer comes
+    asked: bool = False  # has asked a held sheet question in this phase
 
 
 @dataclass
@@ -86,10 +87,16 @@ class Phase:
     """One phase ("product" or "floor") of a stage: sends, and keeps what came back."""
 
     def __init__(self, name: str, host: str, port: int, slug: str, keepers: list[Keeper],
-                 timeout: float, keep: bool = True, sheet_wait: int = 0) -> None:  # fmt: skip
+                 timeout: float, keep: bool = True, sheet_wait: int = 0,
+                 spread_first: bool = False) -> None:  # fmt: skip
         self.name, self.host, self.port, self.slug = name, host, port, slug
         self.keepers, self.timeout = keepers, timeout
         self.sheet_wait = sheet_wait if name == "product" else 0  # the floor holds nothing
+        #: With `spread_first`, a held phone's first question waits a random 1..sheet_wait
+        #: seconds, as if asked at a random moment before the phase: the phones of a steady
+        #: evening, whose questions come back spread over the wait, not all within the first
+        #: period as phones that all opened the page at once.
+        self.first_waits = random.Random(358) if spread_first else None
         self.skipped = 0  # held phones' ticks kept while their question was out
         self.news: list[float] = []  # plan.NEWS's latencies, ms
         #: News of deals sent before this moment (the loop's clock) is not timed: the phones
@@ -107,6 +114,8 @@ class Phase:
             keeper.lock = asyncio.Lock()
             for phone in (keeper, *keeper.sheet, *keeper.standings):
                 phone.line = Line(self.connections, keep)
+            for phone in keeper.sheet:
+                phone.asked = False
         self.scheduled: dict[str, list[float]] = defaultdict(list)
         self.answered: dict[str, list[float]] = defaultdict(list)
         self.statuses: dict[str, Counter] = defaultdict(Counter)
@@ -221,11 +230,14 @@ class Phase:
         if not self.sheet_wait:
             answer = await self._get(phone.line, path)
         else:
-            phone.asking = True
+            wait = self.sheet_wait
+            if not phone.asked and self.first_waits is not None:
+                wait = self.first_waits.randint(1, self.sheet_wait)
+            phone.asking = phone.asked = True
             try:
                 answer = await phone.line.exchange(self.host, self.port, "GET",
-                                                   f"{path}&wait={self.sheet_wait}", {}, b"",
-                                                   self.timeout + self.sheet_wait)  # fmt: skip
+                                                   f"{path}&wait={wait}", {}, b"",
+                                                   self.timeout + wait)  # fmt: skip
             finally:
                 phone.asking = False
         if answer.status_code == 200:

@@ -135,12 +135,14 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
     # Held questions outlast the schedule by up to their wait, while no phone sends anything
     # new: no evening has that tail, so with held sheets the CPU is counted over the
     # schedule's seconds (long phases: a phone's first question, asked at a random point of
-    # its first period, is the only one a steady evening would not have).
+    # its first period, is the only one a steady evening would not have; with
+    # --spread-first-questions its wait is cut as if asked before the phase began).
     counted = None
     if sheet_wait and name == "product":
         counted = (args.seconds, lambda: after.update(stacks.cpu_ticks(groups)))
     phase = Phase(name, host, int(port), slug, keepers, args.timeout,
-                  not args.fresh_connections, sheet_wait)  # fmt: skip
+                  not args.fresh_connections, sheet_wait,
+                  getattr(args, "spread_first_questions", False))  # fmt: skip
     settle = args.pace.sheet_every
     result = asyncio.run(drive(phase, arrivals, warm_up=warm_up, counting=counting,
                                settle=settle, counted=counted))  # fmt: skip
