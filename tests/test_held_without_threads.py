@@ -150,3 +150,25 @@ def test_a_stopping_server_answers_its_held_sheets_at_once(site, game):
     assert [(status, body) for status, _, body, *_ in got] == [(204, plain_body)] * 5
     assert max(answered for _, _, _, answered, *_ in got) - stopping < 3, log.read_text()[-3000:]
     process.wait(10)
+
+
+def test_a_phone_that_hangs_up_while_held_leaves_the_server_well(site, game):
+    """A held question whose phone went away (a page closed, a phone asleep) is answered into
+    the void when it wakes: nothing is logged as an error, and the server goes on."""
+    import socket
+
+    port, log, _ = site
+    path = reverse("scoring:sheet", args=[game.pk]) + f"?v={game.version}&wait=20"
+    for _ in range(3):
+        with socket.create_connection((LOOPBACK, port)) as sock:
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\n\r\n".encode())
+            time.sleep(0.2)
+    time.sleep(1.0)
+    scoring_services.deal_record(game_id=game.pk, number=2, calls=["spades"], tricks=[5, 3, 8])
+    time.sleep(2.5)  # the watcher's look, the answers into closed connections
+    game.refresh_from_db()
+    polls, got = _hold(port, reverse("scoring:sheet", args=[game.pk]) + "?v=0&wait=5", 3)
+    for poll in polls:
+        poll.join(30)
+    assert [status for status, *_ in got] == [200] * 3
+    assert "Traceback" not in log.read_text() and "Error" not in log.read_text()
