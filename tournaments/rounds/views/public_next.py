@@ -10,12 +10,12 @@ phone of the event kept in the shared cache (tournaments.rounds.web.phone_versio
 version it has as If-None-Match and a wait marker (`?wait=WAIT_SECONDS`). While it is
 unchanged the answer is a 304 that reads nothing but that cache entry, made at the door
 (config.door: before the middleware, `NEXT_SEAT_VERSION_AT_DOOR`), and **held** there on the
-venue laptop (config.parking: a sleeping thread, one watcher a process looking at the kept
-version once a second) until the version moves (a round published or closed, the standings
+venue laptop (config.parking: no thread, only its connection; one watcher a process looking at
+the kept version once a second) until the version moves (a round published or closed, the standings
 rebuilt: then the view answers the new version, and the page fetches its own
 `next_seat_live`) or WAIT_SECONDS pass (the same 304; the page asks again at once). Where the
-server holds nothing (the hosted site's sync workers, or every spare thread already holding
-one) the 304 comes at once, and the page asks again every VERSION_POLL_SECONDS, as a plain
+server holds nothing (the hosted site's sync workers, or its room for held questions full)
+the 304 comes at once, and the page asks again every VERSION_POLL_SECONDS, as a plain
 poll; while the player's own game is played it asks without waiting, every
 PLAYING_POLL_SECONDS. A phone that wakes asks at once. Measured: docs/performance.md, "My
 next seat". Without JavaScript the page reloads itself every REFRESH_SECONDS and has a
