@@ -196,15 +196,14 @@ class Parking:
         once, as they would have been answered without waiting)."""
         with self._lock:
             spots = [
-                spot for _, _, items in self._parked.values() for s in items.values() for spot in s
+                spot
+                for _, _, items in self._parked.values()
+                for held in items.values()
+                for spot in held
             ]
             self._parked.clear()
             self._count = 0
-        for spot in spots:
-            try:
-                spot.wake(False)
-            except Exception:  # noqa: BLE001 - one poll's server failing must not keep the others
-                log.exception("a held poll could not be woken")
+        _wake([(spot, False) for spot in spots])
 
     def _watch(self) -> None:
         while True:
@@ -237,20 +236,27 @@ class Parking:
             with self._lock:
                 for item, value in zip(parked, values, strict=True):
                     entry = self._parked.get(group)
-                    for spot in list(entry[2].get(item, ()) if entry else ()):
-                        if value is UNREADABLE or moved(spot.value, value):
-                            woken.append((spot, True))
-                        elif spot.deadline <= now:
-                            woken.append((spot, False))
-                        else:
-                            continue
-                        self._leave(group, item, lambda other, spot=spot: other is spot)
+                    spots = entry[2].get(item, ()) if entry else ()
+                    gone: dict[_Spot, bool] = {}  # the spots woken, and whether they moved
+                    for spot in spots:
+                        has_moved = value is UNREADABLE or moved(spot.value, value)
+                        if has_moved or spot.deadline <= now:
+                            gone[spot] = has_moved
+                    if gone:
+                        self._leave(group, item, gone.__contains__)
+                        woken.extend(gone.items())
         release_connections()  # a watch's query, as at a request's end
-        for spot, has_moved in woken:
-            try:
-                spot.wake(has_moved)
-            except Exception:  # one poll's server failing must not keep the others asleep
-                log.exception("a held poll could not be woken")
+        _wake(woken)
+
+
+def _wake(woken: list[tuple[_Spot, bool]]) -> None:
+    """Tell each spot taken off the parking whether it moved; one poll's server failing must
+    not keep the others asleep."""
+    for spot, has_moved in woken:
+        try:
+            spot.wake(has_moved)
+        except Exception:  # noqa: BLE001 - logged, and the next spot is told
+            log.exception("a held poll could not be woken")
 
 
 def release_connections() -> None:
