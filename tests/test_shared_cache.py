@@ -97,3 +97,30 @@ def test_healthz_asks_the_dead_redis_itself_even_while_the_calls_skip_it(client,
     cache.get("a")  # the outage is known; the calls now skip Redis
     for _ in range(2):
         assert client.get("/healthz").json()["cache"]["status"] == "error"
+
+
+def test_one_redis_client_is_made_per_pool_not_one_per_call(monkeypatch):
+    """Django's Redis backend makes a redis-py client on every call, each building its table
+    of reply parsers (0.2 ms of CPU): the kept one serves every read and write."""
+    made = []
+    client = ForgivingClient(["redis://127.0.0.1:1/0"])
+    real = client._client
+
+    def counted(**kwargs):
+        made.append(kwargs["connection_pool"])
+        return real(**kwargs)
+
+    client._client = counted
+    first = client.get_client("a")
+    assert all(client.get_client(f"k{n}", write=n % 2 == 0) is first for n in range(10))
+    assert made == [client._get_connection_pool(write=True)]
+
+
+def test_with_two_servers_reads_and_writes_keep_a_client_for_each_pool():
+    client = ForgivingClient(["redis://127.0.0.1:1/0", "redis://127.0.0.1:2/0"])
+    writer = client.get_client(write=True)
+    reader = client.get_client()
+    assert writer is not reader
+    assert writer.connection_pool is client._get_connection_pool(write=True)
+    assert reader.connection_pool is client._get_connection_pool(write=False)
+    assert client.get_client(write=True) is writer and client.get_client() is reader
