@@ -15,6 +15,12 @@ Target: **≤ 1.0 ms of server CPU per unchanged poll at the door**.
     .venv/bin/python -m bench.door                     # SQLite + file cache (bin/serve's stack)
     .venv/bin/python -m bench.door --backend pg        # PostgreSQL + Redis on loopback
     .venv/bin/python -m bench.door --quick             # 100 polls, 1 repeat
+    .venv/bin/python -m bench.door --held              # a held question's cost (held.py)
+
+With --held, one process of bin/serve's gunicorn instead (config.gunicorn_venue): a batch of
+--phones (200) sheet polls asking to wait --wait (2) seconds at once, held without a thread
+until their deadline, against the same poll answered at once and the bare 204 on that worker
+(bench/door/held.py).
 """
 
 #: The same request past the door (bench.door.wsgi), and gunicorn's least.

@@ -24,6 +24,7 @@ from bench.site_load.stack import (
 
 from . import BARE, FULL
 from . import __doc__ as DESCRIPTION
+from .held import VenueServer, held_batch
 
 WAYS = ("door", "full", "bare")
 SETTLE_SECONDS = 0.05
@@ -44,11 +45,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--database", default="bench358_door")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/11", help="the broker (pg)")
     parser.add_argument("--cache", default="redis://127.0.0.1:6379/12", help="the cache (pg)")
+    parser.add_argument(
+        "--held", action="store_true",
+        help="a held question's cost on bin/serve's worker instead (bench/door/held.py)",
+    )  # fmt: skip
+    parser.add_argument("--phones", type=int, default=200, help="held questions a batch")
+    parser.add_argument("--wait", type=int, default=2, help="seconds each held question waits")
     parser.add_argument("--seed", type=int, default=358)
     parser.add_argument("--out", help="where to write the JSON (default bench/results/...)")
     args = parser.parse_args(argv)
     if args.quick:
-        args.polls, args.repeat, args.tables = 100, 1, 10
+        args.polls, args.repeat, args.tables, args.phones = 100, 1, 10, 50
     return args
 
 
@@ -75,6 +82,16 @@ def prepare(args: argparse.Namespace, folder: Path) -> dict[str, str]:
     return env
 
 
+def sheet_unchanged(games: list[tuple[int, int]]) -> dict:
+    """The watchers' sheet at the version it shows, game after game: a 204."""
+
+    def make(i: int) -> tuple[str, dict]:
+        game, version = games[i % len(games)]
+        return f"games/{game}/sheet/?v={version}", {}
+
+    return {"what": "sheet poll, unchanged (204)", "expect": 204, "make": make}
+
+
 def kinds(server: Server, slug: str, games: list[tuple[int, int]]) -> dict:
     """Each kind: its i-th request (path, headers), to which each way puts its prefix."""
     status, headers, version = server.request("GET", f"/events/{slug}/next/version/")
@@ -82,14 +99,7 @@ def kinds(server: Server, slug: str, games: list[tuple[int, int]]) -> dict:
         raise RuntimeError(f"the version poll answered {status}")
     tag = headers["etag"]
     return {
-        "sheet_unchanged": {
-            "what": "sheet poll, unchanged (204)",
-            "expect": 204,
-            "make": lambda i: (
-                f"games/{games[i % len(games)][0]}/sheet/?v={games[i % len(games)][1]}",
-                {},
-            ),
-        },
+        "sheet_unchanged": sheet_unchanged(games),
         "next_seat_version_unchanged": {
             "what": "My next seat's version, unchanged (304)",
             "expect": 304,
@@ -137,6 +147,41 @@ def summary(kind: dict, runs: dict[str, list[dict]], target: float) -> dict:
     }
 
 
+def held(args: argparse.Namespace, server: Server, games: list[tuple[int, int]]) -> dict:
+    """A held question (a batch of --phones at once) against the plain poll and the bare 204
+    on bin/serve's worker, alternating, --repeat times after a warm-up; medians compared."""
+    plain = sheet_unchanged(games)
+    runs: dict[str, list[dict]] = {"held": [], "door": [], "bare": []}
+    for repeat in range(args.repeat + 1):
+        figures = {
+            "held": held_batch(server, games, args.phones, args.wait),
+            "door": measure(server, plain, "door", args.polls),
+            "bare": measure(server, plain, "bare", args.polls),
+        }
+        if repeat:
+            for way, figure in figures.items():
+                runs[way].append(figure)
+        print(f"repeat {repeat or 'warm-up'} done; load average {load_average()}", flush=True)
+    ms = {way: statistics.median(run["cpu_ms"] for run in runs[way]) for way in runs}
+    wrong = sum(
+        n for run in runs["held"] + runs["door"] for s, n in run["statuses"].items() if s != "204"
+    )
+    what = f"sheet held {args.wait} s, unchanged (204 at its deadline), {args.phones} at once"
+    return {
+        "held_question": {
+            "what": what,
+            "held_cpu_ms": round(ms["held"], 3),
+            "plain_cpu_ms": round(ms["door"], 3),
+            "bare_cpu_ms": round(ms["bare"], 3),
+            "held_over_plain": round(ms["held"] / ms["door"], 2),
+            "target_ms": args.target_ms,
+            "met": ms["held"] <= args.target_ms,
+            "unexpected_statuses": wrong,
+            "runs": runs,
+        }
+    }
+
+
 def run(args: argparse.Namespace) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench358-door-"))
     load = {"start": load_average()}
@@ -147,18 +192,11 @@ def run(args: argparse.Namespace) -> dict:
     games = [(table.game_id, table.version) for table in tables]
     processes = Processes(folder)
     try:
-        server = Server(processes, env, wsgi="bench.door.wsgi")
-        measured = kinds(server, event.slug, games)
-        runs = {name: {way: [] for way in WAYS} for name in measured}
-        for repeat in range(args.repeat + 1):  # the first warms the worker and is not kept
-            for name, kind in measured.items():
-                order = WAYS if repeat % 2 == 0 else tuple(reversed(WAYS))
-                for way in order:
-                    figures = measure(server, kind, way, args.polls)
-                    if repeat:
-                        runs[name][way].append(figures)
-            processes.check()
-            print(f"repeat {repeat or 'warm-up'} done; load average {load_average()}", flush=True)
+        if args.held:
+            results = held(args, VenueServer(processes, env, wsgi="bench.door.wsgi"), games)
+        else:
+            results = polls(args, Server(processes, env, wsgi="bench.door.wsgi"), event, games)
+        processes.check()
     finally:
         processes.stop()
     load["end"] = load_average()
@@ -170,8 +208,22 @@ def run(args: argparse.Namespace) -> dict:
         flush_redis(args.redis)
         flush_redis(args.cache)
     shutil.rmtree(folder, ignore_errors=True)
-    results = {name: summary(kind, runs[name], args.target_ms) for name, kind in measured.items()}
     return {"load_average": load, "results": results}
+
+
+def polls(args: argparse.Namespace, server: Server, event, games: list[tuple[int, int]]) -> dict:
+    """Each kind at the door, past it and bare, alternating, --repeat times after a warm-up."""
+    measured = kinds(server, event.slug, games)
+    runs = {name: {way: [] for way in WAYS} for name in measured}
+    for repeat in range(args.repeat + 1):  # the first warms the worker and is not kept
+        for name, kind in measured.items():
+            order = WAYS if repeat % 2 == 0 else tuple(reversed(WAYS))
+            for way in order:
+                figures = measure(server, kind, way, args.polls)
+                if repeat:
+                    runs[name][way].append(figures)
+        print(f"repeat {repeat or 'warm-up'} done; load average {load_average()}", flush=True)
+    return {name: summary(kind, runs[name], args.target_ms) for name, kind in measured.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,15 +243,25 @@ def main(argv: list[str] | None = None) -> int:
         "repeat": args.repeat,
         **measured,
     }
+    if args.held:
+        server_line = "1 process of bin/serve's gunicorn (config.gunicorn_venue)"
+        report["server"]["gunicorn"] = server_line
+        r = report["results"]["held_question"]
+        print(f"\n{r['what']}: {r['held_cpu_ms']} ms a question")
+        print(f"the plain poll {r['plain_cpu_ms']} ms, bare {r['bare_cpu_ms']} ms")
+        print(f"held ÷ plain {r['held_over_plain']}; {'met' if r['met'] else 'MISSED'}")
+        print(f"unexpected statuses: {r['unexpected_statuses']}")
     print(f"\n{'request':<42} {'door':>6} {'full':>6} {'bare':>6} {'door÷full':>9}  ≤ target")
-    for r in report["results"].values():
+    for r in report["results"].values() if not args.held else ():
         print(
             f"{r['what']:<42} {r['door_cpu_ms']:>6} {r['full_cpu_ms']:>6} {r['bare_cpu_ms']:>6}"
             f" {r['door_over_full']:>9}  {'met' if r['met'] else 'MISSED'}"
             f" (unexpected statuses: {r['unexpected_statuses']})"
         )
     print(f"load average {report['load_average']}")
-    name = f"door-{args.backend}" + ("-quick" if args.quick else "")
+    name = (
+        f"door-{args.backend}" + ("-held" if args.held else "") + ("-quick" if args.quick else "")
+    )
     write(report, f"{name}.json", args.out)
     return 0
 
