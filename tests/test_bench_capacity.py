@@ -7,6 +7,7 @@ decides its figures is checked here without them.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
@@ -342,3 +343,31 @@ def test_the_granian_trial_serves_the_same_application_with_bin_serves_processes
     request = f"GET {plan.BARE_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
     with nginx.served(command, env, port, tmp_path / "granian.log"):
         assert nginx.exchange(port, request, tls=False).status == 204
+
+
+def test_a_process_that_ends_during_a_phase_keeps_the_cpu_it_used_until_its_last_reading():
+    """A database connection replaced mid-phase (CONN_MAX_AGE) took its backend's CPU with it
+    when the group was read only at the phase's ends."""
+    import subprocess
+    import sys
+    import time
+
+    from bench.capacity.stacks import Tally, cpu_ticks, ticks_between
+
+    spinning = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass"
+    children: set[int] = set()
+
+    def group(processes) -> set[int]:
+        return {pid for pid in children if pid in processes}
+
+    tally = Tally({"spinners": group}, every=0.05)
+    child = subprocess.Popen([sys.executable, "-c", spinning])
+    children.add(child.pid)
+    before = tally.start()
+    ends_only = cpu_ticks({"spinners": group})
+    child.wait()
+    time.sleep(0.2)
+    after = tally.finish()
+    assert ticks_between(ends_only["spinners"], cpu_ticks({"spinners": group})["spinners"]) == 0
+    used = ticks_between(before["spinners"], after["spinners"])
+    assert used >= 0.4 * os.sysconf("SC_CLK_TCK")  # most of its 0.6 s, read before it ended

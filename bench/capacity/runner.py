@@ -128,9 +128,10 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
     host, port = base_url.removeprefix("http://").split(":")
     phones_current(keepers, fragment_etag(base_url, slug))
     before, after = {}, {}
+    tally = stacks.Tally(groups)
 
     def counting() -> None:
-        before.update(stacks.cpu_ticks(groups))
+        before.update(tally.start())
 
     # Held questions outlast the schedule by up to their wait, while no phone sends anything
     # new: no evening has that tail, so with held sheets the CPU is counted over the
@@ -139,7 +140,7 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
     # --spread-first-questions its wait is cut as if asked before the phase began).
     counted = None
     if sheet_wait and name == "product":
-        counted = (args.seconds, lambda: after.update(stacks.cpu_ticks(groups)))
+        counted = (args.seconds, lambda: after.update(tally.finish()))
     phase = Phase(name, host, int(port), slug, keepers, args.timeout,
                   not args.fresh_connections, sheet_wait,
                   getattr(args, "spread_first_questions", False))  # fmt: skip
@@ -148,7 +149,7 @@ def run_phase(name, arrivals, keepers, base_url, slug, args, groups, table_count
                                settle=settle, counted=counted))  # fmt: skip
     if not after:
         time.sleep(0.2)  # the last answers' tails (closing, logging) in the server's CPU
-        after = stacks.cpu_ticks(groups)
+        after = tally.finish()
         result["cpu_counted_s"] = result["wall_s"]
     else:
         result["cpu_counted_s"] = args.seconds
