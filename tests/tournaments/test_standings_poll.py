@@ -367,6 +367,23 @@ def test_another_language_is_another_fragment_before_any_standings(client, monke
     assert bulgarian["ETag"] != english["ETag"]
 
 
+def test_two_events_without_standings_each_get_their_own_fragment(client):
+    """Before any standings the fragment's ETag names no snapshot, so two events' ETags are
+    alike; the fragment they name is not (it polls its own event's address): each event's
+    page and poll show its own, whichever came first, from memory or the shared cache."""
+    club = club_create(name="Club")
+    first = event_create(club=club, name="Monday", rounds_planned=2, seed=5)
+    second = event_create(club=club, name="Tuesday", rounds_planned=2, seed=5)
+    assert first.slug in client.get(live(first)).content.decode()
+    for answer in (client.get(live(second)), client.get(page(second))):
+        assert live(second) in answer.content.decode()
+        assert live(first) not in answer.content.decode()
+    public._texts.clear()  # another process: the fragment from the shared cache, if kept
+    answer = client.get(live(first))
+    assert live(first) in answer.content.decode() and live(second) not in answer.content.decode()
+    assert client.get(live(second)).content.decode() == fresh_fragment(second, "en")
+
+
 def test_a_new_minute_of_built_ago_is_not_a_new_fragment(client, played, monkeypatch):
     """Only the clock moved: the phone's copy stands (its script words "built … ago" again,
     static/js/built/page.js), where a minute's tick in the ETag sent every polling phone the

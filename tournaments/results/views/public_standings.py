@@ -122,18 +122,20 @@ def _tag_key(slug: str) -> str:
     return f"standings-live:{slug}:{get_language() or ''}"
 
 
-def _text_key(tag: str) -> str:
-    return f"standings-live-html:{tag}"
+def _text_key(slug: str, tag: str) -> str:
+    return f"standings-live-html:{slug}:{tag}"
 
 
-def _text(tag: str) -> Written | None:
-    """The fragment named `tag`: from this process's memory, else from the shared cache (a
-    fragment of a 999-player field is ~450 KB: fetched once per process, not per poll)."""
-    written = _texts.get(tag)
+def _text(slug: str, tag: str) -> Written | None:
+    """The event's fragment named `tag`: from this process's memory, else from the shared
+    cache (a fragment of a 999-player field is ~450 KB: fetched once per process, not per
+    poll). Kept by event and tag: before any standings every event's ETag is alike, and
+    the fragment holds its own event's address."""
+    written = _texts.get((slug, tag))
     if written is None:
-        written = cache.get(_text_key(tag))
+        written = cache.get(_text_key(slug, tag))
         if written is not None:
-            _texts.put(tag, written)
+            _texts.put((slug, tag), written)
     return written
 
 
@@ -147,15 +149,15 @@ def _fragment(request, event: Event) -> Kept:
     way "built … ago" is worded now."""
     head = standings_render.newest_head(event)
     tag = standings_etag(head)
-    written = _text(tag)
+    written = _text(event.slug, tag)
     if written is None:
         stored = None if head is None else standings_render.with_text(head, "standings")
         context = {"event": event, "poll_seconds": POLL_SECONDS, **_standings_parts(stored)}
         context["built_ago"] = AGO_SLOT
         html = render_to_string(STANDINGS + "#standings", context, request)
         written = Written.of(html, None if head is None else head.built_at)
-        _texts.put(tag, written)
-        cache.set(_text_key(tag), written, TEXT_SECONDS)
+        _texts.put((event.slug, tag), written)
+        cache.set(_text_key(event.slug, tag), written, TEXT_SECONDS)
     cache.set(_tag_key(event.slug), tag, FRESH_SECONDS)
     return Kept(tag, written.html())
 
@@ -183,7 +185,7 @@ def standings_live(request, slug: str):
         unchanged = not_modified(request, tag)
         if unchanged is not None:
             return unchanged
-        written = _text(tag)
+        written = _text(slug, tag)
         if written is not None:
             return polled(HttpResponse(written.html()), tag)
     kept = _standings_live(request, slug)
