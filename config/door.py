@@ -10,10 +10,11 @@ when a feature's **door answer** says it is unchanged, after one cache read or o
 goes on to Django exactly as before, which answers it as it always did.
 
 Each feature supplies its door answers (``DoorAnswer``: the URL's name, a regular expression
-of its path, a function of the request and the path's parts that returns the unchanged answer
-or None), listed by dotted path in ``settings.DOOR_ANSWERS`` (config imports no app). A door
-answer may only return what its view would return for the same request: the tests compare the
-two, byte for byte, through this wrapper (tests/test_door.py).
+of its path, a function of the request and the path's parts that returns the unchanged answer,
+or the current one the process already holds, or None), listed by dotted path in
+``settings.DOOR_ANSWERS`` (config imports no app). A door answer may only return what its view
+would return for the same request: the tests compare the two, byte for byte, through this
+wrapper (tests/test_door.py).
 
 What the door answer comes out of is the same as the full path's, by construction: the request
 is Django's own ``WSGIRequest``; the middleware of ``settings.MIDDLEWARE`` that act on such a
@@ -70,8 +71,10 @@ class DoorAnswer:
     """A poll a feature answers at the door. `pattern` matches the whole path (PATH_INFO) of
     the URL named `url_name`, its named groups as the URL's converters give them (strings);
     `answer(request, **groups)` returns the unchanged answer (204, 304, headed as the view
-    heads it) or None for "ask Django". It may read one cache entry or send one indexed
-    SELECT; it may not read the user, the session, the messages or write anything.
+    heads it), or the current one when the process already holds it in memory (the
+    standings fragment's 200), or None for "ask Django". It may read one cache entry or send
+    one indexed SELECT; it may not read the user, the session, the messages or write
+    anything.
 
     `watch(many)`, if given, lets the poll wait at the door: given the path's parts of some
     polls (`groups` dicts, each once), it returns what each one's answer stands on now, in

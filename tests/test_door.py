@@ -356,19 +356,42 @@ def test_a_current_standings_fragment_is_answered_at_the_door_as_django_answers_
             same_as_full(env, answer)
 
 
-def test_another_language_a_new_tag_or_a_miss_reach_django(event):
+def test_a_phone_without_the_current_fragment_gets_it_at_the_door_as_django_answers_it(event):
+    """A phone coming to the page, or one whose copy a new snapshot replaced: the 200 with
+    the fragment this process holds, under the kept ETag, with no query."""
+    from tournaments.results.views import public_standings
+
+    _, headers, _ = full(standings_poll(event))  # the view keeps the ETag and the fragment
+    tag = dict(headers)["ETag"]
+    for env in (standings_poll(event), standings_poll(event, If_None_Match='"0000"')):
+        with CaptureQueriesContext(connection) as queries:
+            answer = at_door(env)
+        assert answer[0] == "200 OK" and len(queries) == 0
+        assert dict(answer[1])["ETag"] == tag
+        assert reverse("tournaments:standings_live", args=[event.slug]).encode() in answer[2]
+        same_as_full(env, answer)
+    public_standings._texts.clear()  # this process does not hold it: Django reads it
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(standings_poll(event))
+    assert wrapped(standings_poll(event))[0] == "200 OK"
+    assert at_door(standings_poll(event))[0] == "200 OK"  # held again since
+
+
+def test_another_language_an_unknown_event_or_a_miss_reach_django(event):
     _, headers, _ = full(standings_poll(event))
     tag = dict(headers)["ETag"]
     cases = [
-        standings_poll(event, If_None_Match='"0000"'),
-        standings_poll(event),
         standings_poll(event, If_None_Match=tag, Accept_Language="bg"),  # its own, not kept
+        standings_poll(event, Accept_Language="bg"),
         environ(reverse("tournaments:standings_live", args=["no-such"]), If_None_Match=tag),
+        environ(reverse("tournaments:standings_live", args=["no-such"])),
     ]
-    for env in cases:
+    for env in cases:  # each asked before Django answers any (that keeps Bulgarian's)
         with pytest.raises(AssertionError, match="let .* through"):
             at_door(env)
+    for env in cases:
         same_but_the_csrf_token(wrapped(env), full(env))
     cache.clear()
-    with pytest.raises(AssertionError, match="let .* through"):
-        at_door(standings_poll(event, If_None_Match=tag))
+    for env in (standings_poll(event, If_None_Match=tag), standings_poll(event)):
+        with pytest.raises(AssertionError, match="let .* through"):
+            at_door(env)

@@ -200,11 +200,20 @@ def _standings_live(request, event: Event) -> Kept:
 
 
 def _standings_at_door(request, slug: str) -> HttpResponse | None:
-    """The standings poll's 304, before the middleware (config.door): when the fragment's
-    ETag is kept (FRESH_SECONDS, in the language the door's locale step activated) and
-    If-None-Match names it, exactly the 304 that `standings_live` answers; else None."""
+    """The standings poll before the middleware (config.door), when the fragment's ETag is
+    kept (FRESH_SECONDS, in the language the door's locale step activated): the 304 that
+    `standings_live` answers when If-None-Match names it; else, when this process holds the
+    fragment the ETag names, the 200 it answers with it (a phone coming to the page, or one
+    whose copy a new snapshot replaced: after each confirmation, every phone of the room).
+    Else None: Django answers (it may read the fragment from the shared cache, or make it)."""
     tag = cache.get(_tag_key(slug))
-    return None if tag is None else not_modified(request, tag)
+    if tag is None:
+        return None
+    unchanged = not_modified(request, tag)
+    if unchanged is not None:
+        return unchanged
+    written = _texts.get((slug, tag))
+    return None if written is None else polled(HttpResponse(written.html()), tag)
 
 
 #: settings.DOOR_ANSWERS names it; the path is tournaments.public_urls's "standings_live".
