@@ -136,6 +136,35 @@ def test_new_results_change_the_answer_once_the_fresh_time_has_passed(client, mo
     assert built.json()["updated"] != first.json()["updated"]
 
 
+def test_an_api_poll_fetches_only_the_small_etag_entry_then_answers_from_memory(
+    client, monkeypatch
+):
+    """The API's body for a big field is a few hundred KB: a poll that fetched it from the
+    shared cache each time, a 304 as well, paid for it every time. A 304 reads the ETag
+    alone; a 200 takes the body from the process's memory; another process fetches it once;
+    and with no copy left anywhere, the database is read again."""
+    from tournaments.results import api
+
+    event, _ = published(99)
+    first = client.get(url(event))
+    size = len(first.content)
+    reads = CacheReads(monkeypatch)
+    for _ in range(3):
+        assert client.get(url(event), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+        again = client.get(url(event))
+        assert again.status_code == 200 and again.content == first.content
+    assert reads.fetched() < 600  # six ETags, no body
+    api._bodies.clear()  # another process: the body is fetched once, then kept
+    reads.reads.clear()
+    for _ in range(3):
+        assert client.get(url(event)).content == first.content
+    assert size <= reads.fetched() < size + 400
+    api._bodies.clear()
+    cache.delete(f"api-standings-body:{event.slug}:{first['ETag']}")
+    count, answer = queries(client, url(event))
+    assert answer.content == first.content and answer["ETag"] == first["ETag"] and count <= 3
+
+
 def test_an_unknown_event_is_still_a_json_404(client):
     response = client.get("/api/events/nope/standings")
     assert response.status_code == 404 and response.json()["error"]["message"]

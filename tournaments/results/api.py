@@ -10,6 +10,7 @@ from pydantic import Field
 from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, Out, absent, answers, extra, link, links, word
+from config.memory import Recent
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.vocabulary import TEAM_SCORING_LABELS
 from tournaments.common.web.api_auth import may_run, token_account
@@ -36,6 +37,11 @@ OPERATION_IDS = "tournaments_api"
 #: anything. Every phone in the room polls: one look every few seconds per process is plenty
 #: (a new snapshot, or results newer than it, show up at most this much later).
 FRESH_SECONDS = 2
+#: How long an answer's body stays in the shared cache under its ETag (a process that did not
+#: read it from the database fetches it once from there), and how many a process keeps.
+BODY_SECONDS = 60
+KEPT_IN_PROCESS = 64
+_bodies = Recent(KEPT_IN_PROCESS)
 
 router = ApiRouter(tags=["events"])
 
@@ -114,21 +120,50 @@ def _event(slug: str) -> Event:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The newest standings; 304 when the client's ETag (If-None-Match) is still current.
 
-    The body is written out when the snapshot is stored (tournaments.results.render); each
-    process keeps the answer for FRESH_SECONDS, then asks the database whether it still
-    holds (two small queries)."""
-    key = f"api-standings:{slug}"
-    found = cache.get(key)
-    if found is None:
-        found = standings_render.api_answer(_event(slug))
-        cache.set(key, found, FRESH_SECONDS)
-    etag, body = found
-    response = get_conditional_response(request, etag=etag)
+    The body is written out when the snapshot is stored (tournaments.results.render). For
+    FRESH_SECONDS the ETag is kept under a small key, so a poll reads that alone: a 304
+    reads nothing else, a 200 takes the body from this process's memory (a 999-player body
+    is a few hundred KB: fetched once per process, not per poll); then the database is asked
+    whether it still holds (two small queries)."""
+    tag = cache.get(_tag_key(slug))
+    body = None
+    if tag is None:
+        tag, body = standings_render.api_answer(_event(slug))
+        _keep(slug, tag, body)
+        cache.set(_tag_key(slug), tag, FRESH_SECONDS)
+    response = get_conditional_response(request, etag=tag)
     if response is None:
+        body = body or _body(slug, tag)
+        if body is None:  # no copy left anywhere: read again (its ETag may have moved on)
+            tag, body = standings_render.api_answer(_event(slug))
+            _keep(slug, tag, body)
         response = HttpResponse(body, content_type=CONTENT_TYPE)
-    response["ETag"] = etag
+    response["ETag"] = tag
     patch_cache_control(response, no_cache=True)
     return response
+
+
+def _tag_key(slug: str) -> str:
+    return f"api-standings:{slug}"
+
+
+def _body_key(slug: str, tag: str) -> str:
+    return f"api-standings-body:{slug}:{tag}"
+
+
+def _keep(slug: str, tag: str, body: bytes) -> None:
+    _bodies.put((slug, tag), body)
+    cache.set(_body_key(slug, tag), body, BODY_SECONDS)
+
+
+def _body(slug: str, tag: str) -> bytes | None:
+    """The event's answer named `tag`: from this process's memory, else the shared cache."""
+    body = _bodies.get((slug, tag))
+    if body is None:
+        body = cache.get(_body_key(slug, tag))
+        if body is not None:
+            _bodies.put((slug, tag), body)
+    return body
 
 
 @router.get(
