@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 
 
 class Recent:
@@ -26,6 +26,16 @@ class Recent:
             if value is not None:
                 self._values.move_to_end(key)
             return value
+
+    def get_or_fetch(self, key: Hashable, fetch: Callable[[], object]):
+        """The value kept under `key`; else what `fetch()` finds (the same value from the
+        shared cache, fetched once per process), kept from now on; None if neither has it."""
+        value = self.get(key)
+        if value is None:
+            value = fetch()
+            if value is not None:
+                self.put(key, value)
+        return value
 
     def put(self, key: Hashable, value: object) -> None:
         with self._lock:

@@ -158,12 +158,7 @@ def _keep(slug: str, tag: str, body: bytes) -> None:
 
 def _body(slug: str, tag: str) -> bytes | None:
     """The event's answer named `tag`: from this process's memory, else the shared cache."""
-    body = _bodies.get((slug, tag))
-    if body is None:
-        body = cache.get(_body_key(slug, tag))
-        if body is not None:
-            _bodies.put((slug, tag), body)
-    return body
+    return _bodies.get_or_fetch((slug, tag), lambda: cache.get(_body_key(slug, tag)))
 
 
 @router.get(

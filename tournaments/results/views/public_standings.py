@@ -131,12 +131,7 @@ def _text(slug: str, tag: str) -> Written | None:
     cache (a fragment of a 999-player field is ~450 KB: fetched once per process, not per
     poll). Kept by event and tag: before any standings every event's ETag is alike, and
     the fragment holds its own event's address."""
-    written = _texts.get((slug, tag))
-    if written is None:
-        written = cache.get(_text_key(slug, tag))
-        if written is not None:
-            _texts.put((slug, tag), written)
-    return written
+    return _texts.get_or_fetch((slug, tag), lambda: cache.get(_text_key(slug, tag)))
 
 
 def _fragment(request, event: Event) -> Kept:
