@@ -14,6 +14,7 @@ $BENCH_FLOOR_RECIPES naming the run's recipes.
 from __future__ import annotations
 
 import re
+import threading
 from argparse import Namespace
 from pathlib import Path
 
@@ -189,8 +190,6 @@ class Tally:
     where its backends used 4.6). Now at most `every` seconds of one is lost."""
 
     def __init__(self, groups: dict[str, Group], every: float = 1.0) -> None:
-        import threading
-
         self.groups, self.every = groups, every
         self.seen: dict[str, dict[tuple[int, int], int]] = {name: {} for name in groups}
         self._stop = threading.Event()

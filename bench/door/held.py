@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import http.client
 import statistics
-import sys
 import threading
 import time
 
 from bench.request_cost.server import TICK_MS, Server, cpu_of
-from bench.site_load.stack import Processes, free_port, wait_until_serving
 
 SETTLE_SECONDS = 0.05
 
@@ -33,14 +31,7 @@ SETTLE_SECONDS = 0.05
 class VenueServer(Server):
     """bin/serve's gunicorn (config.gunicorn_venue) with one process instead of four."""
 
-    def __init__(self, processes: Processes, env: dict[str, str], wsgi: str) -> None:
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "gunicorn", wsgi, "-c", "python:config.gunicorn_venue"]
-        command += ["--bind", f"127.0.0.1:{self.port}", "--timeout", "120"]
-        self.arbiter = processes.start("gunicorn", command, {**env, "WEB_CONCURRENCY": "1"})
-        wait_until_serving(self.base_url, processes)
-        self.worker_pid = self._worker()
+    OPTIONS = ("-c", "python:config.gunicorn_venue", "--workers", "1")
 
 
 def ask(port: int, path: str, answers: list) -> None:

@@ -44,12 +44,14 @@ class Server:
     """gunicorn serving `wsgi` (the site's by default) with one sync worker, started in
     `processes`."""
 
+    #: How gunicorn runs: one sync worker (a subclass may run another configuration).
+    OPTIONS = ("--workers", "1", "--worker-class", "sync")
+
     def __init__(self, processes: Processes, env: dict[str, str], wsgi: str = "config.wsgi"):
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "gunicorn", wsgi, "--workers", "1"]
-        command += ["--worker-class", "sync", "--bind", f"127.0.0.1:{self.port}"]
-        command += ["--timeout", "120"]
+        command = [sys.executable, "-m", "gunicorn", wsgi, *self.OPTIONS]
+        command += ["--bind", f"127.0.0.1:{self.port}", "--timeout", "120"]
         self.arbiter = processes.start("gunicorn", command, env)
         wait_until_serving(self.base_url, processes)
         self.worker_pid = self._worker()

@@ -175,14 +175,9 @@ def standings_live(request, slug: str):
     """The standings fragment for the poll: 304 while nothing it shows has changed. Within
     FRESH_SECONDS a poll reads one small cache entry (the ETag) and, for a 200, the HTML
     from memory."""
-    tag = cache.get(_tag_key(slug))
-    if tag is not None:
-        unchanged = not_modified(request, tag)
-        if unchanged is not None:
-            return unchanged
-        written = _text(slug, tag)
-        if written is not None:
-            return polled(HttpResponse(written.html()), tag)
+    answer = _kept_answer(request, slug, _text)
+    if answer is not None:
+        return answer
     kept = _standings_live(request, slug)
     if not isinstance(kept, Kept):  # the event's 404 page
         return kept
@@ -194,21 +189,31 @@ def _standings_live(request, event: Event) -> Kept:
     return _fragment(request, event)
 
 
-def _standings_at_door(request, slug: str) -> HttpResponse | None:
-    """The standings poll before the middleware (config.door), when the fragment's ETag is
-    kept (FRESH_SECONDS, in the language the door's locale step activated): the 304 that
-    `standings_live` answers when If-None-Match names it; else, when this process holds the
-    fragment the ETag names, the 200 it answers with it (a phone coming to the page, or one
-    whose copy a new snapshot replaced: after each confirmation, every phone of the room).
-    Else None: Django answers (it may read the fragment from the shared cache, or make it)."""
+def _kept_answer(request, slug: str, text) -> HttpResponse | None:
+    """The poll's answer from what is kept, while the fragment's ETag is (FRESH_SECONDS, in
+    the active language): the 304 when If-None-Match names it, else the 200 with the fragment
+    `text(slug, tag)` finds. None when either is not kept: the fragment is read or made."""
     tag = cache.get(_tag_key(slug))
     if tag is None:
         return None
     unchanged = not_modified(request, tag)
     if unchanged is not None:
         return unchanged
-    written = _texts.get((slug, tag))
+    written = text(slug, tag)
     return None if written is None else polled(HttpResponse(written.html()), tag)
+
+
+def _in_memory(slug: str, tag: str) -> Written | None:
+    return _texts.get((slug, tag))
+
+
+def _standings_at_door(request, slug: str) -> HttpResponse | None:
+    """The standings poll before the middleware (config.door), in the language the door's
+    locale step activated: the answer `standings_live` gives from what is kept, when this
+    process holds it (a phone coming to the page, or one whose copy a new snapshot replaced:
+    after each confirmation, every phone of the room). Else None: Django answers (it may
+    fetch the fragment from the shared cache, or make it)."""
+    return _kept_answer(request, slug, _in_memory)
 
 
 #: settings.DOOR_ANSWERS names it; the path is tournaments.public_urls's "standings_live".
