@@ -16,6 +16,7 @@ import threading
 import time
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
@@ -92,14 +93,17 @@ def _hold(port: int, path: str, count: int) -> tuple[list[threading.Thread], lis
 
 def test_thirty_held_sheets_on_four_threads_leave_room_for_a_page(site, game):
     port, log, _ = site
-    sheet = reverse("scoring:sheet", args=[game.pk]) + f"?v={game.version}&wait=20"
+    wait = settings.DOOR_WAIT_SECONDS
+    sheet = reverse("scoring:sheet", args=[game.pk]) + f"?v={game.version}&wait={wait}"
     polls, got = _hold(port, sheet, POLLS)
     time.sleep(1.5)  # every poll read and held (4 threads, a few ms each)
     assert got == [], log.read_text()[-3000:]  # held, not answered
     started = time.monotonic()
     _, status, _, body = _ask(port, reverse("scoring:table", args=[game.pk]))
     assert status == 200 and b'id="game"' in body
-    assert time.monotonic() - started < 5, "the page waited behind the held polls"
+    # Behind polls that each kept a thread, the page would come after their deadline, and
+    # after their answers; a slow host may take a few seconds, never the polls' whole wait.
+    assert time.monotonic() - started < wait / 2, "the page waited behind the held polls"
     assert got == []  # still held
     dealt = time.monotonic()
     scoring_services.deal_record(game_id=game.pk, number=2, calls=["spades"], tricks=[5, 3, 8])
@@ -108,7 +112,7 @@ def test_thirty_held_sheets_on_four_threads_leave_room_for_a_page(site, game):
     assert len(got) == POLLS, log.read_text()[-3000:]
     for status, _, body, answered, _, _ in got:
         assert status == 200 and b'id="game"' in body
-        assert answered - dealt < 5  # the watcher looks once a second
+        assert answered - dealt < 10  # the watcher looks once a second, long before the deadline
     game.refresh_from_db()
     _, status, _, fresh = _ask(port, reverse("scoring:sheet", args=[game.pk]) + "?v=0")
     assert status == 200 and {body for _, _, body, *_ in got} == {fresh}
@@ -128,7 +132,7 @@ def test_at_their_deadline_held_sheets_get_the_204_of_a_poll_that_did_not_wait(s
         assert {k: v for k, v in headers.items() if k != "Date"} == {
             k: v for k, v in plain_headers.items() if k != "Date"
         }
-        assert 1.9 < seconds < 5  # the deadline, then the watcher's next look
+        assert 1.9 < seconds < 8  # the deadline, then the watcher's next look
     # The connection was kept: the phone's next poll comes on it.
     _, status, _, body = _ask(port, path, conn=got[0][5])
     assert (status, body) == (204, plain_body)
@@ -148,7 +152,7 @@ def test_a_stopping_server_answers_its_held_sheets_at_once(site, game):
     for poll in polls:
         poll.join(30)
     assert [(status, body) for status, _, body, *_ in got] == [(204, plain_body)] * 5
-    assert max(answered for _, _, _, answered, *_ in got) - stopping < 3, log.read_text()[-3000:]
+    assert max(answered for _, _, _, answered, *_ in got) - stopping < 8, log.read_text()[-3000:]
     process.wait(10)
 
 
