@@ -1,13 +1,14 @@
 """Unchanged polls answered at the door, before Django's middleware and URL resolution.
 
 Most requests of an evening are polls whose answer has not changed: the watchers' sheet
-(`/games/<id>/sheet/?v=`, a 204) and the "My next seat" version (`/events/<slug>/next/version/`
-with If-None-Match, a 304). Each one cost the whole stack: sessions, CSRF, locale, CSP, the
-URL resolver, the view and the ORM, for a few header lines (docs/performance.md, "Polls at
-the door"). ``Door`` wraps the WSGI application (config/wsgi.py) and answers such a poll itself
-when a feature's **door answer** says it is unchanged, after one cache read or one indexed
-``SELECT``; anything else (another address or method, a changed version, a miss, an error)
-goes on to Django exactly as before, which answers it as it always did.
+(`/games/<id>/sheet/?v=`, a 204), the "My next seat" version (`/events/<slug>/next/version/`
+with If-None-Match, a 304) and the standings (the page's fragment and the API's answer, a
+304). Each one cost the whole stack: sessions, CSRF, locale, CSP, the URL resolver, the view
+and the ORM, for a few header lines (docs/performance.md, "Polls at the door"). ``Door``
+wraps the WSGI application (config/wsgi.py) and answers such a poll itself when a feature's
+**door answer** says it is unchanged, after one cache read or one indexed ``SELECT``; anything
+else (another address or method, a changed version, a miss, an error) goes on to Django
+exactly as before, which answers it as it always did.
 
 Each feature supplies its door answers (``DoorAnswer``: the URL's name, a regular expression
 of its path, a function of the request and the path's parts that returns the unchanged answer,
@@ -23,11 +24,11 @@ of MIDDLEWARE is named there with what it does at the door, or why nothing, and 
 when MIDDLEWARE changes without it); the signals that open and close a request (database
 connections, the caches) are sent as Django's handler sends them. What is left out reads the
 user, the messages or htmx's headers, which no door answer reads, or acts only on requests the
-door does not answer (static files, /api/, errors). When a request half would answer by itself
-(the HTTPS redirect, an unknown host, input no database stores) the door steps aside and Django
-answers. Only 2xx and 3xx answers leave by the door: an error is always Django's, logged by it
-(django.request). The access log is gunicorn's and sees every request alike; no poll the door
-answers is throttled.
+door does not answer (static files; errors, under /api/ too, where they are the API's own).
+When a request half would answer by itself (the HTTPS redirect, an unknown host, input no
+database stores) the door steps aside and Django answers. Only 2xx and 3xx answers leave by
+the door: an error is always Django's, logged by it (django.request). The access log is
+gunicorn's and sees every request alike; no poll the door answers is throttled.
 
 A poll may also **wait** (long-poll): a door answer with a ``watch`` whose request carries the
 wait marker (``?wait=<seconds>``, capped by settings.DOOR_WAIT_SECONDS) and is unchanged is

@@ -87,6 +87,7 @@ DOOR_ANSWERS = [
     "scoring.views.watch.SHEET_AT_DOOR",
     "tournaments.rounds.views.public_next.NEXT_SEAT_VERSION_AT_DOOR",
     "tournaments.results.views.public_standings.STANDINGS_AT_DOOR",
+    "tournaments.results.api.STANDINGS_API_AT_DOOR",
 ]
 # A poll that asks to wait (long-poll, config.parking) is held at the door at most this long,
 # and what it waits on is looked at this often. Only where the server has threads to spare

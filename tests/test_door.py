@@ -110,7 +110,7 @@ def test_every_middleware_is_named_at_the_door_in_its_order():
 
 
 #: An example of each door answer's URL arguments, in settings.DOOR_ANSWERS's order.
-EXAMPLES = ([7], ["night-1"], ["night-1"])
+EXAMPLES = ([7], ["night-1"], ["night-1"], ["night-1"])
 
 
 @pytest.mark.parametrize(
@@ -122,9 +122,12 @@ def test_each_door_answer_is_the_path_of_its_url(door_answer, args):
     path = reverse(door_answer.url_name, args=args)
     assert door_answer.pattern.fullmatch(path)
     assert resolve(path).view_name == door_answer.url_name
-    assert not path.startswith(("/api", "/" + settings.STATIC_URL.strip("/")))
+    assert not path.startswith("/" + settings.STATIC_URL.strip("/"))
     assert not door_answer.pattern.fullmatch(path + "x/")
-    assert not door_answer.pattern.fullmatch(path.rstrip("/"))  # Django's slash redirect
+    if path.endswith("/"):
+        assert not door_answer.pattern.fullmatch(path.rstrip("/"))  # Django's slash redirect
+    else:  # the API's, which has no slash
+        assert not door_answer.pattern.fullmatch(path + "/")
 
 
 def test_the_site_runs_the_door():
@@ -395,3 +398,57 @@ def test_another_language_an_unknown_event_or_a_miss_reach_django(event):
     for env in (standings_poll(event, If_None_Match=tag), standings_poll(event)):
         with pytest.raises(AssertionError, match="let .* through"):
             at_door(env)
+
+
+# --- the standings API --------------------------------------------------------------------------
+
+
+def api_poll(event, **headers) -> dict:
+    return environ(reverse("api:standings", args=[event.slug]), **headers)
+
+
+def test_a_current_standings_api_answer_is_answered_at_the_door_as_django_answers_it(event):
+    """The 304 for the client's current ETag, and the 200 with the body this process holds,
+    with no query, whatever the language or cookies (the API answers the same to all)."""
+    status, headers, body = full(api_poll(event))  # the view keeps the ETag and the body
+    assert status == "200 OK"
+    tag = dict(headers)["ETag"]
+    for more in ({}, {"Accept-Language": "bg"}, {"Cookie": "sessionid=abc"}):
+        for env, expected in (
+            (api_poll(event, If_None_Match=tag, **more), "304 Not Modified"),
+            (api_poll(event, **more), "200 OK"),
+            (api_poll(event, If_None_Match='"0000"', **more), "200 OK"),
+        ):
+            with CaptureQueriesContext(connection) as queries:
+                answer = at_door(env)
+            assert answer[0] == expected and len(queries) == 0
+            same_as_full(env, answer)
+    assert at_door(api_poll(event))[2] == body
+
+
+def test_a_standings_api_answer_not_held_or_not_kept_or_unknown_reaches_django(event):
+    from tournaments.results import api
+
+    _, headers, _ = full(api_poll(event))
+    tag = dict(headers)["ETag"]
+    api._bodies.clear()  # this process does not hold the body: Django fetches it
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(api_poll(event))
+    assert at_door(api_poll(event, If_None_Match=tag))[0] == "304 Not Modified"  # needs none
+    assert wrapped(api_poll(event))[0] == "200 OK"
+    assert at_door(api_poll(event))[0] == "200 OK"  # held again since
+    unknown = [
+        environ(reverse("api:standings", args=["no-such"]), If_None_Match=tag),
+        environ(reverse("api:standings", args=["no-such"])),
+    ]
+    for env in unknown:
+        with pytest.raises(AssertionError, match="let .* through"):
+            at_door(env)
+        answer = wrapped(env)
+        assert answer[0] == "404 Not Found"
+        same_but_the_csrf_token(answer, full(env))
+    cache.clear()  # the ETag is no longer kept: Django reads the standings again
+    for env in (api_poll(event, If_None_Match=tag), api_poll(event)):
+        with pytest.raises(AssertionError, match="let .* through"):
+            at_door(env)
+    assert wrapped(api_poll(event, If_None_Match=tag))[0] == "304 Not Modified"

@@ -2,6 +2,8 @@
 a round's tables, public reads (a round's organisers also see its tokens and may delete it).
 """
 
+import re
+
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
@@ -10,6 +12,7 @@ from pydantic import Field
 from config.api import CONTENT_TYPE, ApiError, json_response
 from config.api_ninja import ApiRouter, body_doc
 from config.api_schema import BODY, TOKEN, Out, absent, answers, extra, link, links, word
+from config.door import DoorAnswer
 from config.memory import Recent
 from tournaments.common.selectors import event_by_slug
 from tournaments.common.vocabulary import TEAM_SCORING_LABELS
@@ -125,22 +128,54 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     reads nothing else, a 200 takes the body from this process's memory (a 999-player body
     is a few hundred KB: fetched once per process, not per poll); then the database is asked
     whether it still holds (two small queries)."""
-    tag = cache.get(_tag_key(slug))
-    body = None
-    if tag is None:
+    answer = _kept_answer(request, slug, _body)
+    if answer is None:  # not kept, or no copy of its body left anywhere: read again
         tag, body = standings_render.api_answer(_event(slug))
         _keep(slug, tag, body)
         cache.set(_tag_key(slug), tag, FRESH_SECONDS)
-    response = get_conditional_response(request, etag=tag)
-    if response is None:
-        body = body or _body(slug, tag)
-        if body is None:  # no copy left anywhere: read again (its ETag may have moved on)
-            tag, body = standings_render.api_answer(_event(slug))
-            _keep(slug, tag, body)
-        response = HttpResponse(body, content_type=CONTENT_TYPE)
+        unchanged = get_conditional_response(request, etag=tag)
+        answer = _headed(unchanged or HttpResponse(body, content_type=CONTENT_TYPE), tag)
+    return answer
+
+
+def _kept_answer(request: HttpRequest, slug: str, body_of) -> HttpResponse | None:
+    """The poll's answer from what is kept, while the ETag is (FRESH_SECONDS): the 304 when
+    If-None-Match names it, else the 200 with the body `body_of(slug, tag)` finds. None when
+    either is not kept: the database is read."""
+    tag = cache.get(_tag_key(slug))
+    if tag is None:
+        return None
+    unchanged = get_conditional_response(request, etag=tag)
+    if unchanged is not None:
+        return _headed(unchanged, tag)
+    body = body_of(slug, tag)
+    return None if body is None else _headed(HttpResponse(body, content_type=CONTENT_TYPE), tag)
+
+
+def _headed(response: HttpResponse, tag: str) -> HttpResponse:
     response["ETag"] = tag
     patch_cache_control(response, no_cache=True)
     return response
+
+
+def _in_memory(slug: str, tag: str) -> bytes | None:
+    return _bodies.get((slug, tag))
+
+
+def _standings_at_door(request: HttpRequest, slug: str) -> HttpResponse | None:
+    """The standings poll before the middleware (config.door): the answer `standings` gives
+    from what is kept, when this process holds the body (or the client holds the current
+    one: the 304). Else None: Django answers (it may fetch the body from the shared cache,
+    or read it)."""
+    return _kept_answer(request, slug, _in_memory)
+
+
+#: settings.DOOR_ANSWERS names it; the path is the API's "standings" (config.api_urls).
+STANDINGS_API_AT_DOOR = DoorAnswer(
+    "api:standings",
+    re.compile(r"/api/events/(?P<slug>[-a-zA-Z0-9_]+)/standings"),
+    _standings_at_door,
+)
 
 
 def _tag_key(slug: str) -> str:
