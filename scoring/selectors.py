@@ -196,19 +196,10 @@ def game_mark(game_id: int) -> tuple[int, float] | None:
     was last saved (which tells games apart should a restored database repeat an id and a
     version); None for no such game."""
     try:
-        found = _game_row(game_id, MARK_COLUMNS)
+        version, updated_at = _game_values(game_id, MARK_COLUMNS)
     except Game.DoesNotExist:
         return None
-    return found.version, found.updated_at.timestamp()
-
-
-def game_version(game_id: int) -> int | None:
-    """The game's version alone, for the watchers' poll answered at the door (config.door):
-    one indexed SELECT over one cursor, no model made. None: no such game."""
-    with connection.cursor() as cursor:
-        cursor.execute(GAME_VERSION_SQL, [game_id])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
+    return version, updated_at.timestamp()
 
 
 def game_versions(game_ids: Sequence[int]) -> dict[int, int]:
@@ -227,7 +218,6 @@ def game_versions(game_ids: Sequence[int]) -> dict[int, int]:
 
 
 _game = Game._meta
-GAME_VERSION_SQL = f"SELECT version FROM {_game.db_table} WHERE {_game.pk.column} = %s"  # noqa: S608
 GAME_VERSIONS_SQL = (
     f"SELECT {_game.pk.column}, version FROM {_game.db_table} WHERE {_game.pk.column}"  # noqa: S608, E501
 )
@@ -292,6 +282,12 @@ def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = Fals
     one plain statement: the writes read their game so on every deal, and building the same
     read as a queryset cost several times its round trip (docs/performance.md). Raises
     Game.DoesNotExist for no such game, and for an id that is no id (as .get(pk=) does)."""
+    return Game.from_db(connection.alias, columns, _game_values(game_id, columns, for_update))
+
+
+def _game_values(game_id: object, columns: tuple[str, ...], for_update: bool = False) -> list:
+    """The values of `columns` of one game, as the ORM converts them, from one plain statement
+    (no model made); Game.DoesNotExist as in `_game_row`."""
     try:
         pk = _game.pk.get_prep_value(game_id)
     except (TypeError, ValueError):
@@ -308,15 +304,15 @@ def _game_row(game_id: object, columns: tuple[str, ...], for_update: bool = Fals
     values = plain_reads.one_row(sql, [pk], converters)
     if values is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
-    return Game.from_db(connection.alias, columns, values)
+    return values
 
 
 #: Every column of a game, in the model's order (what Game.objects.get reads).
 GAME_COLUMNS = tuple(field.attname for field in _game.concrete_fields)
 
 
-#: What game_mark reads (with the id, which Game.from_db wants).
-MARK_COLUMNS = ("id", "version", "updated_at")
+#: What game_mark reads.
+MARK_COLUMNS = ("version", "updated_at")
 
 
 def game_row(game_id: object) -> Game:

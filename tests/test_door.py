@@ -147,6 +147,7 @@ def game() -> Game:
     game = create(keeper)
     play(keeper, game, ["hearts"], [4, 7, 5])
     game.refresh_from_db()
+    watch._sheets.clear()
     return game
 
 
@@ -209,12 +210,49 @@ def test_the_security_headers_over_https_are_the_same(game):
     same_as_full(env, answer)
 
 
-def test_the_door_answer_reads_the_version_alone(game):
+def test_the_door_answer_reads_the_games_mark_alone(game):
     env = environ(sheet(game), query={"v": game.version})
     with CaptureQueriesContext(connection) as queries:
         at_door(env)
     assert len(queries) == 1
-    assert "version" in queries[0]["sql"] and "updated_at" not in queries[0]["sql"]
+    columns = queries[0]["sql"].split(" FROM ")[0]
+    assert "version" in columns and "updated_at" in columns and "players" not in columns
+
+
+@pytest.mark.parametrize("head", HEADS)
+def test_a_changed_sheet_the_process_holds_is_answered_at_the_door_as_django_answers_it(
+    game, head
+):
+    """The other phones of a table, after its first phone made the new version's partial
+    (the view keeps it in this process's memory too): the 200, with the one query."""
+    env = environ(sheet(game), query={"v": game.version - 1}, **HEADS[head])
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)  # not made yet
+    made = full(env)
+    assert made[0] == "200 OK"
+    with CaptureQueriesContext(connection) as queries:
+        answer = at_door(env)
+    assert answer[0] == "200 OK" and len(queries) == 1
+    assert answer == made and answer == full(env)
+
+
+def test_a_partial_not_held_or_the_keepers_check_reach_django(game):
+    env = environ(sheet(game), query={"v": game.version - 1})
+    made = full(env)
+    watch._sheets.clear()  # another process made it: this one finds it in the shared cache
+    with pytest.raises(AssertionError, match="let .* through"):
+        at_door(env)
+    with CaptureQueriesContext(connection) as queries:
+        assert wrapped(env) == made
+    assert len(queries) == 2  # the mark at the door and in the view; not rendered again
+    assert at_door(env) == made  # held since
+    for other in (
+        environ(sheet(game), query={"v": game.version - 1, "keeper": 1}),
+        environ(sheet(game), query={"v": game.version - 1}, Accept_Language="bg"),
+    ):
+        with pytest.raises(AssertionError, match="let .* through"):
+            at_door(other)
+        same_but_the_csrf_token(wrapped(other), full(other))
 
 
 THROUGH = {
@@ -249,14 +287,21 @@ def test_the_https_redirect_is_djangos(game):
 
 
 def test_an_error_at_the_door_is_met_again_by_django(game, monkeypatch):
-    def broken(game_id):
-        raise RuntimeError("the database went away")
+    from scoring import selectors
 
-    monkeypatch.setattr(watch.selectors, "game_version", broken)
+    failures, game_mark = [RuntimeError("the database went away")], selectors.game_mark
+
+    def once_broken(game_id):
+        if failures:
+            raise failures.pop()
+        return game_mark(game_id)
+
+    monkeypatch.setattr(watch.selectors, "game_mark", once_broken)
     env = environ(sheet(game), query={"v": game.version})
     with pytest.raises(AssertionError, match="let .* through"):
         at_door(env)
-    assert wrapped(env)[0] == "204 No Content"  # the view reads the version its own way
+    failures.append(RuntimeError("the database went away"))
+    assert wrapped(env)[0] == "204 No Content"  # the view reads it again, and answers
 
 
 def test_the_end_of_a_door_request_is_signalled(game):

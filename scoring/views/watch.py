@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from config.door import DoorAnswer
+from config.memory import Recent
 from config.release import RELEASE
 from scoring import selectors
 from scoring.presenters.place import clock_mark, clock_marks
@@ -26,6 +27,11 @@ from scoring.words import calls_from_text
 #: How long a watchers' partial is kept. It is keyed by the game's version (and save time),
 #: so it never goes out of date; this only bounds the memory of finished games.
 SHEET_SECONDS = 600
+#: How many partials a process also keeps in its own memory: a table's other phones ask for
+#: the version its first phone made within seconds of it, so the latest few hundred (a few
+#: KB each) are plenty.
+KEPT_IN_PROCESS = 256
+_sheets = Recent(KEPT_IN_PROCESS)
 
 
 def _sheet_key(game_id: int, mark: tuple[int, float], clock: str | None = None) -> str:
@@ -36,34 +42,55 @@ def _sheet_key(game_id: int, mark: tuple[int, float], clock: str | None = None) 
 @require_GET
 def sheet(request, game_id: int):
     """The watchers' poll: 204 while the game's version is unchanged (one query, for the
-    version alone; on the site that 204 is answered before the middleware, by SHEET_AT_DOOR
-    below, and this view sees the rest), else the partial for that version, rendered once
-    per version and language and kept: a table's three phones each ask for every version.
+    version), else the partial for that version, rendered once per version and language
+    and kept: a table's three phones each ask for every version. On the site both the 204
+    and a kept partial are answered before the middleware (SHEET_AT_DOOR below); this view
+    sees the rest.
 
     The keeper's page asks the same check (`keeper=1`, with its step: the call chosen): a
     change it did not make (another phone's hand or "keep mine", an organiser's correction,
     a substitution) answers the keeper's partial as it is now, saying what changed since the
     version it showed; never kept, never a watcher's. (Not the table page's own address: the
     service worker keeps that one's answers as the page's offline copy.)"""
-    mark = selectors.game_mark(game_id)
-    if mark is None:
+    asked = _asked(request, game_id)
+    if asked is None:
         raise Http404
-    # A page showing a round clock says its mark (`c`): an organiser's move is news too.
-    shown_clock = request.GET.get("c")
-    clock = clock_mark(game_id) if shown_clock is not None else None
-    if request.GET.get("v") == str(mark[0]) and shown_clock == clock:
+    mark, clock, unchanged = asked
+    if unchanged:
         return _unchanged()
     if request.GET.get("keeper"):
         game = game_or_404(game_id)
         if is_keeper(request, game):
             return _keeper_partial(request, game)
-    html = cache.get(_sheet_key(game_id, mark, clock))
+    html = _sheets.get_or_fetch(_sheet_key(game_id, mark, clock), _shared(game_id, mark, clock))
     if html is None:
         game = game_or_404(game_id)  # may be newer still: kept under its own version
         response = render_table(request, game, keeper=False, partial=True)
-        saved = (game.version, game.updated_at.timestamp())
-        cache.set(_sheet_key(game.pk, saved, clock), response.content, SHEET_SECONDS)
+        key = _sheet_key(game.pk, (game.version, game.updated_at.timestamp()), clock)
+        _sheets.put(key, response.content)
+        cache.set(key, response.content, SHEET_SECONDS)
         return response
+    return _partial(html)
+
+
+def _asked(request, game_id: int) -> tuple[tuple[int, float], str | None, bool] | None:
+    """What a poll is answered from: the game's mark (one query), the round clock's mark
+    where the page shows one (`c`: an organiser's move is news too), and whether the page
+    shows them both (`v`, `c`); None for no such game."""
+    mark = selectors.game_mark(game_id)
+    if mark is None:
+        return None
+    shown_clock = request.GET.get("c")
+    clock = clock_mark(game_id) if shown_clock is not None else None
+    return mark, clock, request.GET.get("v") == str(mark[0]) and shown_clock == clock
+
+
+def _shared(game_id: int, mark: tuple[int, float], clock: str | None):
+    """The fetch of a partial from the shared cache (another process may have rendered it)."""
+    return lambda: cache.get(_sheet_key(game_id, mark, clock))
+
+
+def _partial(html: bytes) -> HttpResponse:
     return revalidated(HttpResponse(html))
 
 
@@ -74,20 +101,23 @@ def _unchanged() -> HttpResponse:
 
 
 def _sheet_at_door(request, game_id: str) -> HttpResponse | None:
-    """The watchers' unchanged poll, before the middleware (config.door): the 204 `sheet`
-    answers when `v` is the game's version (one indexed SELECT of it alone) and, when the
-    page shows a round clock (`c`), the clock's mark is `c` too; else None, and the view
-    answers. The keeper's check (`keeper=1`) gets the same 204 from the view."""
-    shown = request.GET.get("v")
-    if shown is None:
+    """The watchers' poll before the middleware (config.door), as `sheet` answers it from
+    what is kept: the 204 while `v` is the game's version (and, where the page shows a round
+    clock, `c` its mark); else, for a watcher, the partial of the version now when this
+    process holds it. None otherwise (no `v`, the keeper's check, a partial not held):
+    the view answers."""
+    if request.GET.get("v") is None:
         return None
-    version = selectors.game_version(int(game_id))
-    if version is None or shown != str(version):
+    asked = _asked(request, int(game_id))
+    if asked is None:
         return None
-    shown_clock = request.GET.get("c")
-    if shown_clock is not None and shown_clock != clock_mark(int(game_id)):
+    mark, clock, unchanged = asked
+    if unchanged:
+        return _unchanged()
+    if request.GET.get("keeper"):
         return None
-    return _unchanged()
+    html = _sheets.get(_sheet_key(int(game_id), mark, clock))
+    return None if html is None else _partial(html)
 
 
 def _sheets_watched(many: Sequence[dict[str, str]]) -> list[tuple[int | None, str | None]]:
