@@ -56,3 +56,28 @@ def test_a_failing_block_still_leaves_nothing():
         Group.objects.create(name="then it failed")
         raise RuntimeError("the request failed")
     assert not Group.objects.filter(name="then it failed").exists()
+
+
+def test_a_first_phones_sheet_is_rendered_again_once_forgotten():
+    """The first render's recipe is captured after `_forget_sheet`: the partial must be gone
+    from the shared cache and from this process's memory, or the floor would replay the
+    kept partial's one query."""
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from bench.request_cost.kinds import _forget_sheet
+    from tests.scoring.test_views import create, play
+
+    keeper = Client()
+    keeper.next_query = ""
+    game = create(keeper)
+    play(keeper, game, ["hearts"], [4, 7, 5])
+    game.refresh_from_db()
+    path = f"/games/{game.pk}/sheet/?v={game.version - 1}"
+    Client().get(path)  # made and kept
+    with CaptureQueriesContext(connection) as kept:
+        assert Client().get(path).status_code == 200
+    _forget_sheet(game.pk)
+    with CaptureQueriesContext(connection) as made:
+        assert Client().get(path).status_code == 200
+    assert len(kept) == 1 and len(made) > 1

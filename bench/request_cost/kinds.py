@@ -132,7 +132,8 @@ def sheet_make(changed: bool):
 
 
 def _forget_sheet(game_id: int) -> None:
-    """Drop the kept partial of the game's current version (scoring.views.watch keeps it)."""
+    """Drop the kept partial of the game's current version (scoring.views.watch keeps it in
+    the shared cache and in the process's memory)."""
     from django.conf import settings
     from django.core.cache import cache
     from django.utils import translation
@@ -141,7 +142,9 @@ def _forget_sheet(game_id: int) -> None:
     from scoring.views import watch
 
     with translation.override(settings.LANGUAGE_CODE):
-        cache.delete(watch._sheet_key(game_id, selectors.game_mark(game_id)))
+        key = watch._sheet_key(game_id, selectors.game_mark(game_id))
+    cache.delete(key)
+    watch._sheets.forget(key)
 
 
 def sheet_capture(changed: bool, kept: bool):
