@@ -73,9 +73,9 @@ class DoorAnswer:
     the URL named `url_name`, its named groups as the URL's converters give them (strings);
     `answer(request, **groups)` returns the unchanged answer (204, 304, headed as the view
     heads it), or the current one when the process already holds it in memory (the
-    standings fragment's 200), or None for "ask Django". It may read one cache entry or send
-    one indexed SELECT; it may not read the user, the session, the messages or write
-    anything.
+    standings' 200s, the watchers' sheet of a new version), or None for "ask Django". It
+    may read one cache entry or send one indexed SELECT; it may not read the user, the
+    session, the messages or write anything.
 
     `watch(many)`, if given, lets the poll wait at the door: given the path's parts of some
     polls (`groups` dicts, each once), it returns what each one's answer stands on now, in
