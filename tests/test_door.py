@@ -220,9 +220,7 @@ def test_the_door_answer_reads_the_games_mark_alone(game):
 
 
 @pytest.mark.parametrize("head", HEADS)
-def test_a_changed_sheet_the_process_holds_is_answered_at_the_door_as_django_answers_it(
-    game, head
-):
+def test_a_changed_sheet_the_process_holds_is_answered_at_the_door_as_django_answers_it(game, head):
     """The other phones of a table, after its first phone made the new version's partial
     (the view keeps it in this process's memory too): the 200, with the one query."""
     env = environ(sheet(game), query={"v": game.version - 1}, **HEADS[head])
