@@ -80,7 +80,7 @@ def in_thread(application, env: dict) -> tuple[threading.Thread, dict]:
     return thread, got
 
 
-def until(condition, seconds: float = 2.0) -> None:
+def until(condition, seconds: float = 10.0) -> None:
     ends = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < ends, "waited in vain"
@@ -97,9 +97,9 @@ def test_a_held_poll_gets_the_new_version_soon_after_it_moves(event):
     assert thread.is_alive() and parking.parked == 1  # held, not answered
     moved = time.monotonic()
     new = publish(event)
-    thread.join(2)
+    thread.join(10)
     assert not thread.is_alive()
-    assert time.monotonic() - moved < 1.0  # a tick or two, here 50 ms each
+    assert time.monotonic() - moved < 5  # a tick or two (50 ms each), not the 25-s deadline
     status, headers, body = got["answer"]
     assert (status, body) == ("200 OK", new.encode())
     assert got["answer"] == full(env)  # Django's own answer of the new version
@@ -114,7 +114,7 @@ def test_at_its_deadline_the_held_poll_gets_todays_304(event):
         env = waiting_poll(event, version, wait=25, **headers)  # capped to the setting's 1 s
         started = time.monotonic()
         answer = call(Door(WSGIHandler(), parking=parking), env)
-        assert 0.9 < time.monotonic() - started < 2.0
+        assert 0.9 < time.monotonic() - started < 5  # the 1-s cap, not the 25 s asked
         assert answer[0] == "304 Not Modified"
         assert answer == full(env)
         plain = dict(env, QUERY_STRING="")  # today's poll, without the marker, at the door
@@ -127,7 +127,7 @@ def test_without_room_the_poll_is_answered_at_once(event):
     for parking in (Parking(threads=2, working=2, tick=TICK), None):
         started = time.monotonic()
         answer = call(Door(WSGIHandler(), parking=parking), env)
-        assert time.monotonic() - started < 0.5
+        assert time.monotonic() - started < 5  # at once, not after the 25 s asked
         assert answer[0] == "304 Not Modified" and answer == full(env)
     # Room for one: the second waits no more than today's poll.
     parking = Parking(threads=3, working=2, tick=TICK)
@@ -136,9 +136,9 @@ def test_without_room_the_poll_is_answered_at_once(event):
     until(lambda: parking.parked == 1)
     started = time.monotonic()
     assert call(door, env)[0] == "304 Not Modified"
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 5  # at once, not after the 25 s asked
     publish(event)
-    thread.join(2)
+    thread.join(10)
     assert first["answer"][0] == "200 OK"
 
 
@@ -181,7 +181,7 @@ def test_only_the_versions_poll_may_wait_and_only_as_asked(event):
     for env in cases:
         started = time.monotonic()
         answer = call(door, env)
-        assert time.monotonic() - started < 0.5
+        assert time.monotonic() - started < 5  # at once, not after the 25 s asked
         assert answer == full(env)
 
 
@@ -208,7 +208,7 @@ def test_held_polls_keep_their_own_answers(event):
     until(lambda: parking.parked == len(envs))
     publish(event)
     for (thread, got), env, head in zip(held, envs, heads, strict=True):
-        thread.join(2)
+        thread.join(10)
         status, headers, body = got["answer"]
         assert status == "200 OK"
         cookies = [v for k, v in headers if k == "Set-Cookie"]
@@ -245,12 +245,12 @@ def test_the_gate_lets_its_few_work_at_once_and_a_held_poll_is_not_one(event):
     pages = [in_thread(door, page) for _ in range(8)]
     for thread, got in pages:
         thread.join(5)
-        assert got["answer"][0] == "200 OK" and got["seconds"] < 2
+        assert got["answer"][0] == "200 OK" and got["seconds"] < 4  # not behind the held
     assert busiest[0] == 2
     assert parking.parked == 2
     publish(event)
     for thread, got in held:
-        thread.join(2)
+        thread.join(10)
         assert got["answer"][0] == "200 OK"
     assert busiest[0] == 2
 
@@ -271,7 +271,7 @@ def test_a_failing_watch_lets_the_poll_go_to_django(event):
     parking = Parking(threads=8, working=2, tick=TICK)
     env = waiting_poll(event, version)
     thread, got = in_thread(Door(WSGIHandler(), answers, parking=parking), env)
-    thread.join(2)
+    thread.join(10)
     assert not thread.is_alive() and len(reads) == 2  # held, then let go at the first look
     assert got["answer"][0] == "304 Not Modified"
     assert got["answer"] == full(env)  # Django's own: the version stands
@@ -310,9 +310,9 @@ def test_a_held_sheet_gets_the_next_deal_within_a_tick(table):
     assert thread.is_alive() and parking.parked == 1  # held, not answered
     moved = time.monotonic()
     scoring_services.deal_record(game_id=table.pk, number=2, calls=["spades"], tricks=[5, 3, 8])
-    thread.join(2)
+    thread.join(10)
     assert not thread.is_alive()
-    assert time.monotonic() - moved < 1.0  # a tick or two, here 50 ms each
+    assert time.monotonic() - moved < 5  # a tick or two (50 ms each), not the 25-s deadline
     status, _, body = got["answer"]
     assert status == "200 OK" and b'id="game"' in body
     assert got["answer"] == full(env)  # Django's own partial of the new version
@@ -326,7 +326,7 @@ def test_at_its_deadline_the_held_sheet_gets_todays_204(table):
         env = sheet_poll(table, **headers)  # capped to the setting's 1 s
         started = time.monotonic()
         answer = call(Door(WSGIHandler(), parking=parking), env)
-        assert 0.9 < time.monotonic() - started < 2.0
+        assert 0.9 < time.monotonic() - started < 5  # the 1-s cap, not the 25 s asked
         assert answer[0] == "204 No Content" and answer == full(env)
         path = reverse("scoring:sheet", args=[table.pk])
         plain = environ(path, query=f"v={table.version}", **headers)  # today's poll
@@ -404,7 +404,7 @@ def test_a_look_reads_each_group_once_with_each_item_once():
     now["a"] = 2
     parking.look()
     for thread in held[:3]:
-        thread.join(2)
+        thread.join(10)
     assert woken == {0: True, 1: True, 2: True} and parking.parked == 2
     assert reads[-1] == ["a", "b"]  # read before the woken left: still both
     parking.look()
@@ -412,7 +412,7 @@ def test_a_look_reads_each_group_once_with_each_item_once():
     short[0] = True  # "b" stands, but the read answers no value for it: both polls wake
     parking.look()
     for thread in held[3:]:
-        thread.join(2)
+        thread.join(10)
     assert woken[3] is True and woken[4] is True and parking.parked == 0
 
 
@@ -461,7 +461,7 @@ def test_the_gate_lets_threads_in_in_the_order_they_came():
         until(lambda n=n: len(gate._waiting) == n + 1)
     gate.__exit__(None, None, None)
     for thread in threads:
-        thread.join(2)
+        thread.join(10)
     assert order == [0, 1, 2, 3, 4]
     with gate:  # every place given back
         pass

@@ -35,7 +35,7 @@ def test_with_no_worker_it_stops_within_seconds_and_says_what_to_do(no_eager, mo
     started = time.monotonic()
     with pytest.raises(CommandError) as stopped:
         call_command("simulate_event", players=6, rounds=1, seed=1)
-    assert time.monotonic() - started < 5  # not WAIT_SECONDS (300)
+    assert time.monotonic() - started < 30  # not WAIT_SECONDS (300)
     message = str(stopped.value)
     assert message.startswith("The pairing is still waiting after 0.2 s")
     assert "no Celery worker answers a ping" in message
