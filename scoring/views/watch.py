@@ -62,13 +62,14 @@ def sheet(request, game_id: int):
         game = game_or_404(game_id)
         if is_keeper(request, game):
             return _keeper_partial(request, game)
-    html = _sheets.get_or_fetch(_sheet_key(game_id, mark, clock), _shared(game_id, mark, clock))
+    key = _sheet_key(game_id, mark, clock)
+    html = _sheets.get_or_fetch(key, lambda: cache.get(key))  # another process may have made it
     if html is None:
         game = game_or_404(game_id)  # may be newer still: kept under its own version
         response = render_table(request, game, keeper=False, partial=True)
-        key = _sheet_key(game.pk, (game.version, game.updated_at.timestamp()), clock)
-        _sheets.put(key, response.content)
-        cache.set(key, response.content, SHEET_SECONDS)
+        made = _sheet_key(game.pk, (game.version, game.updated_at.timestamp()), clock)
+        _sheets.put(made, response.content)
+        cache.set(made, response.content, SHEET_SECONDS)
         return response
     return _partial(html)
 
@@ -83,11 +84,6 @@ def _asked(request, game_id: int) -> tuple[tuple[int, float], str | None, bool] 
     shown_clock = request.GET.get("c")
     clock = clock_mark(game_id) if shown_clock is not None else None
     return mark, clock, request.GET.get("v") == str(mark[0]) and shown_clock == clock
-
-
-def _shared(game_id: int, mark: tuple[int, float], clock: str | None):
-    """The fetch of a partial from the shared cache (another process may have rendered it)."""
-    return lambda: cache.get(_sheet_key(game_id, mark, clock))
 
 
 def _partial(html: bytes) -> HttpResponse:
@@ -108,7 +104,8 @@ def _sheet_at_door(request, game_id: str) -> HttpResponse | None:
     the view answers."""
     if request.GET.get("v") is None:
         return None
-    asked = _asked(request, int(game_id))
+    game = int(game_id)
+    asked = _asked(request, game)
     if asked is None:
         return None
     mark, clock, unchanged = asked
@@ -116,7 +113,7 @@ def _sheet_at_door(request, game_id: str) -> HttpResponse | None:
         return _unchanged()
     if request.GET.get("keeper"):
         return None
-    html = _sheets.get(_sheet_key(int(game_id), mark, clock))
+    html = _sheets.get(_sheet_key(game, mark, clock))
     return None if html is None else _partial(html)
 
 
