@@ -33,9 +33,11 @@ gunicorn's and sees every request alike; no poll the door answers is throttled.
 A poll may also **wait** (long-poll): a door answer with a ``watch`` whose request carries the
 wait marker (``?wait=<seconds>``, capped by settings.DOOR_WAIT_SECONDS) and is unchanged is
 held, not answered, while the server has room (config.parking): it is answered the
-moment what it stands on moves (it then goes on as any request: Django answers the new
-version), or at its deadline with the very answer the door made for it. Where nothing can
-wait (no parking, no room left) the unchanged answer leaves at once, as without the marker.
+moment what it stands on moves (it then goes on as any request: the door answers the new
+version where its answer holds it, else Django), or at its deadline with the very answer
+the door made for it. Only an unchanged answer (UNCHANGED) is held: a poll that is behind
+gets what it lacks at once. Where nothing can wait (no parking, no room left) the
+unchanged answer leaves at once, as without the marker.
 """
 
 from __future__ import annotations
@@ -73,7 +75,8 @@ class DoorAnswer:
     the URL named `url_name`, its named groups as the URL's converters give them (strings);
     `answer(request, **groups)` returns the unchanged answer (204, 304, headed as the view
     heads it), or the current one when the process already holds it in memory (the
-    standings' 200s, the watchers' sheet of a new version), or None for "ask Django". It
+    standings' 200s, the watchers' sheet of a new version) or the one cache entry it reads
+    is the whole of it (My next seat's version), or None for "ask Django". It
     may read one cache entry or send one indexed SELECT; it may not read the user, the
     session, the messages or write anything.
 
@@ -138,6 +141,10 @@ def _input_refused(request: HttpRequest) -> HttpResponse | None:
         return _STEP_ASIDE
     return _STEP_ASIDE if UnstorableInputMiddleware.refused(request) else None
 
+
+#: The statuses of an unchanged answer (DoorAnswer): only such an answer is held; a current
+#: one the door holds (a 200) leaves at once, as Django's would.
+UNCHANGED = frozenset({204, 304})
 
 #: A request half's "I would answer this myself": the door steps aside.
 _STEP_ASIDE = HttpResponse(status=599)
@@ -261,6 +268,8 @@ class Door:
             response = self._answer(environ, door_answer, parts)
             if response is None:
                 return self.application(environ, start_response)
+            if response.status_code not in UNCHANGED:  # what the phone lacks: at once
+                return self._send(response, start_response)
         release_connections()  # a waiting poll holds no connection the working threads need
         answer = partial(self._when_woken, parking, response, environ, start_response)
         hold = environ.get(HOLD)
@@ -281,10 +290,11 @@ class Door:
         start_response: Callable,
         moved: bool,
     ) -> Iterable[bytes]:
-        """A held poll's answer: Django's for a new request when it moved, else the unchanged
-        answer the door made when it came (the deadline)."""
+        """A held poll's answer: served anew when it moved (the door's new answer where it
+        holds one, else Django's), else the unchanged answer the door made when it came (the
+        deadline)."""
         if moved:
-            response.close()  # that request is over, Django answers a new one
+            response.close()  # that request is over, a new one is served
             with parking.gate:
                 return self._serve(environ, start_response)
         return self._send(response, start_response)

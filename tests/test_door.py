@@ -345,11 +345,21 @@ def test_a_current_version_is_answered_at_the_door_as_django_answers_it(event):
         same_as_full(env, answer)
 
 
-def test_a_new_version_a_miss_and_an_unknown_event_reach_django(event):
+def test_a_new_version_is_answered_at_the_door_as_django_answers_it(event):
+    """A publish wakes a room of held polls at once: each gets the new version at the door,
+    from the one cache entry the 304 reads."""
+    _, _, version = full(version_poll(event))
+    for headers in ({}, {"If-None-Match": '"0000"'}, {"Accept-Language": "bg"}, {"Cookie": "a=b"}):
+        env = version_poll(event, **headers)
+        with CaptureQueriesContext(connection) as queries:
+            answer = at_door(env)
+        assert answer[0] == "200 OK" and answer[2] == version and len(queries) == 0
+        same_as_full(env, answer)
+
+
+def test_a_miss_and_an_unknown_event_reach_django(event):
     _, _, version = full(version_poll(event))
     cases = [
-        version_poll(event, If_None_Match='"0000"'),
-        version_poll(event),
         environ(reverse("tournaments:next_seat_version", args=["no-such"]), If_None_Match='"x"'),
         version_poll(event, If_None_Match=f'"{version.decode()}"', Host="evil.example"),
     ]

@@ -176,13 +176,38 @@ def test_only_the_versions_poll_may_wait_and_only_as_asked(event):
         environ(path, query="wait=0", If_None_Match=f'"{version}"'),
         environ(path, query="wait=soon", If_None_Match=f'"{version}"'),
         environ(path, "HEAD", query="wait=25", If_None_Match=f'"{version}"'),
-        environ(path, query="wait=25", If_None_Match='"0000"'),  # not unchanged: Django's 200
+        environ(path, query="wait=25", If_None_Match='"0000"'),  # not unchanged: the 200
     ]
     for env in cases:
         started = time.monotonic()
         answer = call(door, env)
         assert time.monotonic() - started < 5  # at once, not after the 25 s asked
         assert answer == full(env)
+
+
+def test_what_a_waiting_phone_lacks_leaves_at_once(event):
+    """A poll that asks to wait but is behind (its phone slept through a publish, or asked
+    just as a deal came) gets the current answer the door holds for it at once: not held
+    until the watcher's next look, nor to its deadline."""
+    from tests.test_door import game as a_game
+    from tests.test_door import refuse, sheet
+
+    game = a_game.__wrapped__()
+    behind = {"v": game.version - 1}
+    full(environ(sheet(game), query=behind))  # the table's first phone: the partial is kept
+    version = version_of(event)
+    parking = Parking(threads=8, working=2, tick=30)  # the watcher looks every 30 s
+    door = Door(refuse, parking=parking)  # and the door answers alone
+    for env in (
+        environ(sheet(game), query={**behind, "wait": 25}),
+        waiting_poll(event, "0000"),
+    ):
+        started = time.monotonic()
+        answer = call(door, env)
+        assert time.monotonic() - started < 5
+        assert answer[0] == "200 OK" and parking.parked == 0
+        assert answer == full(env)
+    assert answer[2] == version.encode()
 
 
 def test_the_wait_asked_is_capped(settings):
@@ -241,7 +266,7 @@ def test_the_gate_lets_its_few_work_at_once_and_a_held_poll_is_not_one(event):
     # Two polls held take no working place from the pages that come meanwhile.
     held = [in_thread(door, waiting_poll(event, version)) for _ in range(2)]
     until(lambda: parking.parked == 2)
-    page = environ(reverse("tournaments:next_seat_version", args=[event.slug]))
+    page = environ(reverse("tournaments:robots"))  # a page no door answers, reading no table
     pages = [in_thread(door, page) for _ in range(8)]
     for thread, got in pages:
         thread.join(5)

@@ -12,7 +12,7 @@ unchanged the answer is a 304 that reads nothing but that cache entry, made at t
 (config.door: before the middleware, `NEXT_SEAT_VERSION_AT_DOOR`), and **held** there on the
 venue laptop (config.parking: no thread, only its connection; one watcher a process looking at
 the kept version once a second) until the version moves (a round published or closed, the standings
-rebuilt: then the view answers the new version, and the page fetches its own
+rebuilt: then the door answers the new version too, and the page fetches its own
 `next_seat_live`) or WAIT_SECONDS pass (the same 304; the page asks again at once). Where the
 server holds nothing (the hosted site's sync workers, or its room for held questions full)
 the 304 comes at once, and the page asks again every VERSION_POLL_SECONDS, as a plain
@@ -112,6 +112,11 @@ def next_seat_version(request, slug: str):
     version = phone_version(slug)
     if version is None:
         return no_such_event(request)
+    return _version_answer(request, version)
+
+
+def _version_answer(request, version: str) -> HttpResponse:
+    """The 304 while If-None-Match names `version`, else the version itself."""
     tag = f'"{version}"'
     unchanged = not_modified(request, tag)
     if unchanged is not None:
@@ -120,11 +125,13 @@ def next_seat_version(request, slug: str):
 
 
 def _version_at_door(request, slug: str) -> HttpResponse | None:
-    """The version poll's 304, before the middleware (config.door): when the shared cache
-    holds the event's phone version and If-None-Match names it, exactly the 304 that
-    `next_seat_version` answers; else None (a miss, a new version: the view answers)."""
+    """The version poll's answer before the middleware (config.door): when the shared cache
+    holds the event's phone version, exactly what `next_seat_version` answers, the 304 or
+    the new version (the whole answer is that one entry: a publish wakes a room of held
+    polls at once, and each is answered here, not by the whole stack); else None (a miss:
+    the view reads the version again, or finds no such event)."""
     version = kept_phone_version(slug)
-    return None if version is None else not_modified(request, f'"{version}"')
+    return None if version is None else _version_answer(request, version)
 
 
 #: settings.DOOR_ANSWERS names it; the path is tournaments.public_urls's "next_seat_version".
