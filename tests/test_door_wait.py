@@ -1,8 +1,10 @@
 """Polls that wait at the door (config.door, config.parking): "My next seat"'s version poll with
-a wait marker is held while its version stands, answered with Django's 200 soon after the
-version moves, and at its deadline with exactly the 304 the door answers today; where nothing
-may wait (no room, a server without spare threads) it is answered at once; the gate lets no
-more than its few requests work at once, and a held poll does not hold it.
+a wait marker is held while its version stands, answered with the new version (byte for byte
+Django's 200, made at the door) soon after the version moves, and at its deadline with
+exactly the 304 the door answers today; a poll that is behind is answered at once, never
+held; where nothing may wait (no room, a server without spare threads) it is answered at
+once; the gate lets no more than its few requests work at once, and a held poll does not
+hold it.
 
 As tests/test_door.py: WSGI applications called with environ dicts, answers compared byte for
 byte with Django's own. Waits here are a fraction of a second (the watcher looks every 50 ms).
