@@ -31,7 +31,7 @@ from config.door import Door, asked_wait, each
 from config.parking import Gate, Parking
 from scoring import services as scoring_services
 from scoring.models import Game
-from tests.test_door import call, environ, full, login_session
+from tests.test_door import call, environ, full, login_session, refuse
 from tournaments.rounds import web as rounds_web
 
 pytestmark = pytest.mark.django_db
@@ -187,23 +187,16 @@ def test_only_the_versions_poll_may_wait_and_only_as_asked(event):
         assert answer == full(env)
 
 
-def test_what_a_waiting_phone_lacks_leaves_at_once(event):
+def test_what_a_waiting_phone_lacks_leaves_at_once(event, table):
     """A poll that asks to wait but is behind (its phone slept through a publish, or asked
     just as a deal came) gets the current answer the door holds for it at once: not held
     until the watcher's next look, nor to its deadline."""
-    from tests.test_door import game as a_game
-    from tests.test_door import refuse, sheet
-
-    game = a_game.__wrapped__()
-    behind = {"v": game.version - 1}
-    full(environ(sheet(game), query=behind))  # the table's first phone: the partial is kept
+    behind = sheet_poll(table, version=table.version - 1)
+    full(behind)  # the table's first phone: the partial is kept
     version = version_of(event)
     parking = Parking(threads=8, working=2, tick=30)  # the watcher looks every 30 s
     door = Door(refuse, parking=parking)  # and the door answers alone
-    for env in (
-        environ(sheet(game), query={**behind, "wait": 25}),
-        waiting_poll(event, "0000"),
-    ):
+    for env in (behind, waiting_poll(event, "0000")):
         started = time.monotonic()
         answer = call(door, env)
         assert time.monotonic() - started < 5
@@ -322,9 +315,11 @@ def table(transactional_db):
 GAME = {"ruleset": "blato", "players": ["Ana", "Boris", "Vera"]}
 
 
-def sheet_poll(game, wait: int = 25, **headers) -> dict:
+def sheet_poll(game, wait: int = 25, version: int | None = None, **headers) -> dict:
+    """A watcher's held poll, showing `version` (default: the game's)."""
+    shown = game.version if version is None else version
     return environ(
-        reverse("scoring:sheet", args=[game.pk]), query=f"v={game.version}&wait={wait}", **headers
+        reverse("scoring:sheet", args=[game.pk]), query=f"v={shown}&wait={wait}", **headers
     )
 
 
