@@ -82,6 +82,9 @@ def state_of(page: Page) -> tuple[str, str, str] | None:
     if urlparse(url).path.startswith(_NOT_OURS):
         return None
     try:
+        # A click that navigates does not wait for the next page: measured before its
+        # stylesheets apply, its links are bare text (tap targets of 20 px).
+        page.wait_for_load_state("load", timeout=5_000)
         page.wait_for_function(_HTMX_IDLE, timeout=2_000)
         if page.evaluate("document.contentType") != "text/html":
             return None
