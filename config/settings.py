@@ -185,6 +185,8 @@ SECURE_SSL_REDIRECT = env_bool(os.environ, "DJANGO_SECURE_SSL_REDIRECT", default
 SESSION_COOKIE_SECURE = env_bool(os.environ, "DJANGO_SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_HTTPONLY = True
+# Django's database sessions, each read by one plain statement (config/sessions.py).
+SESSION_ENGINE = "config.sessions"
 SECURE_HSTS_SECONDS = env_int(os.environ, "DJANGO_HSTS_SECONDS", default=0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(os.environ, "DJANGO_HSTS_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env_bool(os.environ, "DJANGO_HSTS_PRELOAD", default=not DEBUG)
