@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.request_cost            # → bench/results/request_cost.json
     .venv/bin/python -m bench.request_cost --quick    # fewer requests: a smoke run
+    .venv/bin/python -m bench.request_cost --only table,sheet_render --without-templates
 
 What a phone sends most during an event, measured one request at a time on one gunicorn
 sync worker (production settings, DJANGO_DEBUG=0, under bench.floor.settings so the floor
@@ -28,6 +29,9 @@ machine's other load (it slows the wall clock, not the CPU time a request takes,
 cache effects). Site and floor are measured alternately, --repeat times after a warm-up
 round; the medians are compared. Target: site ≤ 2 × floor. For a kind that misses it,
 --profile N requests are profiled in this process (bench/request_cost/profiling.py).
+--only measures the named requests alone. --without-templates serves the site with every
+template rendered as an empty string (bench/request_cost/untemplated.py): a page's cost
+above its floor that no template engine could take away.
 
 Prints a table and writes bench/results/request_cost.json (request_cost-quick.json with
 --quick). A benchmark, not a test: it asserts nothing, it reports.

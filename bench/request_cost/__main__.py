@@ -26,6 +26,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--target", type=float, default=2.0, help="site ÷ floor at most")
     parser.add_argument("--profile", type=int, default=50, help="requests profiled (0: none)")
+    parser.add_argument("--only", help="the requests measured, by name: deal,table")
+    parser.add_argument(
+        "--without-templates",
+        action="store_true",
+        help="render every template as an empty string (bench/request_cost/untemplated.py)",
+    )
     parser.add_argument("--database", default="bench358_cost")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/11", help="the broker")
     parser.add_argument("--cache", default="redis://127.0.0.1:6379/12", help="the Django cache")
@@ -68,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         "server": {
             "gunicorn": "1 sync worker, production settings (DJANGO_DEBUG=0)",
             "settings": "bench.floor.settings",
+            "templates": "none: each rendered as ''" if args.without_templates else "the site's",
             "database": "PostgreSQL (loopback)",
             "cache": args.cache,
         },

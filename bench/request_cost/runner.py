@@ -22,7 +22,7 @@ from bench.site_load.stack import (
 
 from . import recipes
 from .event import make_event
-from .kinds import KINDS, Context
+from .kinds import KINDS, Context, Kind
 from .measure import measure, summary
 from .profiling import profile
 from .server import Server
@@ -48,11 +48,22 @@ def prepare(args: argparse.Namespace, logs: Path) -> dict[str, str]:
     return env
 
 
-def capture_all(ctx: Context) -> dict[str, list[dict]]:
+def chosen(only: str | None) -> list[Kind]:
+    """The kinds named in `only` (comma-separated), in the benchmark's order; all for None."""
+    if not only:
+        return KINDS
+    names = set(only.split(","))
+    unknown = names - {kind.name for kind in KINDS}
+    if unknown:
+        raise SystemExit(f"--only: no such request {', '.join(sorted(unknown))}")
+    return [kind for kind in KINDS if kind.name in names]
+
+
+def capture_all(ctx: Context, kinds: list[Kind]) -> dict[str, list[dict]]:
     from django.test import Client
 
     client = Client(HTTP_HOST="127.0.0.1")
-    return {kind.name: kind.capture(client, ctx) for kind in KINDS}
+    return {kind.name: kind.capture(client, ctx) for kind in kinds}
 
 
 def login_keepers(server: Server, ctx: Context) -> None:
@@ -65,6 +76,7 @@ def login_keepers(server: Server, ctx: Context) -> None:
 
 
 def run(args: argparse.Namespace) -> dict:
+    kinds = chosen(args.only)
     logs = Path(tempfile.mkdtemp(prefix="bench358-cost-"))
     load = {"start": load_average()}
     print(f"load average {load['start']}; logs in {logs}", flush=True)
@@ -72,19 +84,20 @@ def run(args: argparse.Namespace) -> dict:
     made = time.monotonic()
     event, tables = make_event(args.tables, args.deals, args.seed)
     ctx = Context(event.slug, tables[:-1], tables[-1], args.polls, random.Random(args.seed))
-    captured = capture_all(ctx)
+    captured = capture_all(ctx, kinds)
     recipes.save(captured, logs / "recipes.json")
     print(f"event {event.slug}: {len(tables)} tables in {time.monotonic() - made:.1f} s; recipes:",
           ", ".join(f"{name} {len(steps)} queries" for name, steps in captured.items()),
           flush=True)  # fmt: skip
 
     processes = Processes(logs)
-    runs: dict[str, dict[str, list]] = {kind.name: {"site": [], "floor": []} for kind in KINDS}
+    runs: dict[str, dict[str, list]] = {kind.name: {"site": [], "floor": []} for kind in kinds}
     try:
-        server = Server(processes, env)
+        wsgi = "bench.request_cost.untemplated" if args.without_templates else "config.wsgi"
+        server = Server(processes, env, wsgi=wsgi)
         login_keepers(server, ctx)
         for repeat in range(args.repeat + 1):  # the first warms the worker and is not kept
-            for kind in KINDS:
+            for kind in kinds:
                 order = (False, True) if repeat % 2 == 0 else (True, False)
                 for floor in order:
                     figures = measure(server, ctx, kind, floor)
@@ -101,7 +114,7 @@ def run(args: argparse.Namespace) -> dict:
 
     results = {
         kind.name: summary(kind, runs[kind.name]["site"], runs[kind.name]["floor"], args.target)
-        for kind in KINDS
+        for kind in kinds
     }
     for name, result in results.items():
         result["queries"] = len(captured[name])
@@ -110,7 +123,7 @@ def run(args: argparse.Namespace) -> dict:
             for step in captured[name]
         ]
     profiles = {}
-    for kind in KINDS:
+    for kind in kinds:
         if not results[kind.name]["met"] and args.profile:
             profiles[kind.name] = profile(kind, ctx, args.profile)
     from django.db import connections
