@@ -29,9 +29,10 @@ machine's other load (it slows the wall clock, not the CPU time a request takes,
 cache effects). Site and floor are measured alternately, --repeat times after a warm-up
 round; the medians are compared. Target: site ≤ 2 × floor. For a kind that misses it,
 --profile N requests are profiled in this process (bench/request_cost/profiling.py).
---only measures the named requests alone. --without-templates serves the site with every
-template rendered as an empty string (bench/request_cost/untemplated.py): a page's cost
-above its floor that no template engine could take away.
+--only measures the named requests alone (a first render after the deal making its
+version). --without-templates serves the site with every template rendered as an empty
+string (bench/request_cost/untemplated.py): a page's cost above its floor that no template
+engine could take away.
 
 Prints a table and writes bench/results/request_cost.json (request_cost-quick.json with
 --quick). A benchmark, not a test: it asserts nothing, it reports.
