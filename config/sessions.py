@@ -2,7 +2,7 @@
 
 Every page a table's keeper or a signed-in organiser opens reads the session first, and
 building that read as a queryset (`Session.objects.get(session_key=…, expire_date__gt=now)`)
-cost more than a third of the keeper's page outside its templates (docs/performance.md, cost
+cost about a third of the keeper's page outside its templates (docs/performance.md, cost
 per request). The same statement is written here once per process from the model's names,
 its parameters prepared and its values converted as the ORM does (config.plain_reads).
 Everything else (the cookie, signing, expiry, cycling the key on login, writes, flushing,
