@@ -109,13 +109,13 @@ class ThreadWorker(_JsonRefusals, _ThreadWorker):
 
     def handle_exit(self, sig, frame):
         """Stopping: the held polls are answered now, as at their deadline (gunicorn waits for
-        every open request before it stops)."""
+        every open request before it stops), and the parking holds no more (Parking.close)."""
         from config.parking import made_parking
 
         super().handle_exit(sig, frame)
         parking = made_parking()
         if parking is not None:
-            parking.let_go()
+            parking.close()
 
     def handle_request(self, req, conn):
         """gunicorn's, but the application may answer "later" (_Held)."""

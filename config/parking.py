@@ -112,6 +112,7 @@ class Parking:
         self._parked: dict[Hashable, tuple[ReadAll, Callable, dict[Hashable, set[_Spot]]]] = {}
         self._count = 0
         self._watcher: threading.Thread | None = None
+        self._closed = threading.Event()
 
     @property
     def parked(self) -> int:
@@ -138,7 +139,7 @@ class Parking:
         hold it) and answers each one's value; `moved` is the group's, as `read` is."""
         spot = _Spot(value, time.monotonic() + seconds, wake)
         with self._lock:
-            if self._count >= self.room:
+            if self._count >= self.room or self._closed.is_set():
                 return False
             self._count += 1
             items = self._parked.setdefault(group, (read, moved, {}))[2]
@@ -205,13 +206,29 @@ class Parking:
             self._count = 0
         _wake([(spot, False) for spot in spots])
 
+    def close(self) -> None:
+        """Stop holding: every poll held now is let go (`let_go`), none is held from now on,
+        and the watcher stops, giving back its database connection (kept between looks, as a
+        request's thread keeps its own). A stopping server closes its parking, so PostgreSQL
+        sees the watcher's connection closed rather than dropped; so does a test done with
+        one, so no watcher outlives it holding a connection to the test database."""
+        self._closed.set()
+        self.let_go()
+        watcher = self._watcher
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join(timeout=10)
+
     def _watch(self) -> None:
-        while True:
-            time.sleep(self.tick)
-            try:
-                self.look()
-            except Exception:  # a look that fails must not stop the watcher: log, look again
-                log.exception("the door's watcher failed a look")
+        from django.db import connections  # not at import: settings import this module
+
+        try:
+            while not self._closed.wait(self.tick):
+                try:
+                    self.look()
+                except Exception:  # a look that fails must not stop the watcher: look again
+                    log.exception("the door's watcher failed a look")
+        finally:
+            connections.close_all()  # this thread's
 
     def look(self) -> None:
         """One look: read what each group's parked polls stand on, once for the group; wake

@@ -151,6 +151,24 @@ def _default_language():
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture
+def make_parking():
+    """Parkings (config.parking.Parking, same arguments) closed when the test ends: their
+    watchers stop and give back their database connections. Left running, each watcher would
+    keep its connection past the test and the test database could not be dropped."""
+    from config.parking import Parking
+
+    made = []
+
+    def make(*args, **kwargs) -> Parking:
+        made.append(Parking(*args, **kwargs))
+        return made[-1]
+
+    yield make
+    for parking in made:
+        parking.close()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """On SQLite, the test database is a file in WAL mode, as `bin/serve` runs it.

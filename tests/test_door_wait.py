@@ -28,7 +28,7 @@ from django.urls import reverse
 
 from config import parking as parking_module
 from config.door import Door, asked_wait, each
-from config.parking import Gate, Parking
+from config.parking import Gate
 from scoring import services as scoring_services
 from scoring.models import Game
 from tests.test_door import call, environ, full, login_session, refuse
@@ -89,9 +89,9 @@ def until(condition, seconds: float = 10.0) -> None:
         time.sleep(0.01)
 
 
-def test_a_held_poll_gets_the_new_version_soon_after_it_moves(event):
+def test_a_held_poll_gets_the_new_version_soon_after_it_moves(event, make_parking):
     version = version_of(event)
-    parking = Parking(threads=8, working=2, tick=TICK)
+    parking = make_parking(threads=8, working=2, tick=TICK)
     env = waiting_poll(event, version)
     thread, got = in_thread(Door(WSGIHandler(), parking=parking), env)
     until(lambda: parking.parked == 1)
@@ -109,9 +109,9 @@ def test_a_held_poll_gets_the_new_version_soon_after_it_moves(event):
 
 
 @override_settings(DOOR_WAIT_SECONDS=1)
-def test_at_its_deadline_the_held_poll_gets_todays_304(event):
+def test_at_its_deadline_the_held_poll_gets_todays_304(event, make_parking):
     version = version_of(event)
-    parking = Parking(threads=8, working=2, tick=TICK)
+    parking = make_parking(threads=8, working=2, tick=TICK)
     for headers in ({}, {"Accept-Language": "bg"}, {"Cookie": "csrftoken=" + "a" * 32}):
         env = waiting_poll(event, version, wait=25, **headers)  # capped to the setting's 1 s
         started = time.monotonic()
@@ -123,16 +123,16 @@ def test_at_its_deadline_the_held_poll_gets_todays_304(event):
         assert answer == call(Door(WSGIHandler(), parking=None), plain)
 
 
-def test_without_room_the_poll_is_answered_at_once(event):
+def test_without_room_the_poll_is_answered_at_once(event, make_parking):
     version = version_of(event)
     env = waiting_poll(event, version)
-    for parking in (Parking(threads=2, working=2, tick=TICK), None):
+    for parking in (make_parking(threads=2, working=2, tick=TICK), None):
         started = time.monotonic()
         answer = call(Door(WSGIHandler(), parking=parking), env)
         assert time.monotonic() - started < 5  # at once, not after the 25 s asked
         assert answer[0] == "304 Not Modified" and answer == full(env)
     # Room for one: the second waits no more than today's poll.
-    parking = Parking(threads=3, working=2, tick=TICK)
+    parking = make_parking(threads=3, working=2, tick=TICK)
     door = Door(WSGIHandler(), parking=parking)
     thread, first = in_thread(door, env)
     until(lambda: parking.parked == 1)
@@ -165,9 +165,9 @@ def test_a_server_that_spares_no_thread_never_holds(event, settings):
     assert "init_process" not in SyncWorker.__dict__
 
 
-def test_only_the_versions_poll_may_wait_and_only_as_asked(event):
+def test_only_the_versions_poll_may_wait_and_only_as_asked(event, make_parking):
     version = version_of(event)
-    parking = Parking(threads=8, working=2, tick=TICK)
+    parking = make_parking(threads=8, working=2, tick=TICK)
     door = Door(WSGIHandler(), parking=parking)
     standings = reverse("tournaments:standings_live", args=[event.slug])
     _, headers, _ = full(environ(standings))
@@ -187,14 +187,14 @@ def test_only_the_versions_poll_may_wait_and_only_as_asked(event):
         assert answer == full(env)
 
 
-def test_what_a_waiting_phone_lacks_leaves_at_once(event, table):
+def test_what_a_waiting_phone_lacks_leaves_at_once(event, table, make_parking):
     """A poll that asks to wait but is behind (its phone slept through a publish, or asked
     just as a deal came) gets the current answer the door holds for it at once: not held
     until the watcher's next look, nor to its deadline."""
     behind = sheet_poll(table, version=table.version - 1)
     full(behind)  # the table's first phone: the partial is kept
     version = version_of(event)
-    parking = Parking(threads=8, working=2, tick=30)  # the watcher looks every 30 s
+    parking = make_parking(threads=8, working=2, tick=30)  # the watcher looks every 30 s
     door = Door(refuse, parking=parking)  # and the door answers alone
     for env in (behind, waiting_poll(event, "0000")):
         started = time.monotonic()
@@ -211,11 +211,11 @@ def test_the_wait_asked_is_capped(settings):
         assert asked_wait(dict([query.split("=")]) if query else {}) == seconds
 
 
-def test_held_polls_keep_their_own_answers(event):
+def test_held_polls_keep_their_own_answers(event, make_parking):
     """Phones of other languages, sessions and cookies held together: each is let go with its
     own answer, byte for byte Django's for its request, no header of another's."""
     version = version_of(event)
-    parking = Parking(threads=8, working=2, tick=TICK)
+    parking = make_parking(threads=8, working=2, tick=TICK)
     door = Door(WSGIHandler(), parking=parking)
     heads = [
         {},
@@ -242,7 +242,7 @@ def test_held_polls_keep_their_own_answers(event):
         assert dict(headers)["Content-Language"] == head.get("Accept-Language", "en")
 
 
-def test_the_gate_lets_its_few_work_at_once_and_a_held_poll_is_not_one(event):
+def test_the_gate_lets_its_few_work_at_once_and_a_held_poll_is_not_one(event, make_parking):
     version = version_of(event)
     working, busiest, lock = [0], [0], threading.Lock()
     django = WSGIHandler()
@@ -256,7 +256,7 @@ def test_the_gate_lets_its_few_work_at_once_and_a_held_poll_is_not_one(event):
             working[0] -= 1
         return django(env, start_response)
 
-    parking = Parking(threads=16, working=2, tick=TICK)
+    parking = make_parking(threads=16, working=2, tick=TICK)
     door = Door(counting, parking=parking)
     # Two polls held take no working place from the pages that come meanwhile.
     held = [in_thread(door, waiting_poll(event, version)) for _ in range(2)]
@@ -275,7 +275,7 @@ def test_the_gate_lets_its_few_work_at_once_and_a_held_poll_is_not_one(event):
     assert busiest[0] == 2
 
 
-def test_a_failing_watch_lets_the_poll_go_to_django(event):
+def test_a_failing_watch_lets_the_poll_go_to_django(event, make_parking):
     from tournaments.rounds.views.public_next import NEXT_SEAT_VERSION_AT_DOOR
 
     version = version_of(event)
@@ -288,7 +288,7 @@ def test_a_failing_watch_lets_the_poll_go_to_django(event):
         return rounds_web.phone_version(slug)
 
     answers = [replace(NEXT_SEAT_VERSION_AT_DOOR, watch=each(flaky))]
-    parking = Parking(threads=8, working=2, tick=TICK)
+    parking = make_parking(threads=8, working=2, tick=TICK)
     env = waiting_poll(event, version)
     thread, got = in_thread(Door(WSGIHandler(), answers, parking=parking), env)
     thread.join(10)
@@ -323,8 +323,8 @@ def sheet_poll(game, wait: int = 25, version: int | None = None, **headers) -> d
     )
 
 
-def test_a_held_sheet_gets_the_next_deal_within_a_tick(table):
-    parking = Parking(threads=8, working=2, tick=TICK)
+def test_a_held_sheet_gets_the_next_deal_within_a_tick(table, make_parking):
+    parking = make_parking(threads=8, working=2, tick=TICK)
     env = sheet_poll(table)
     thread, got = in_thread(Door(WSGIHandler(), parking=parking), env)
     until(lambda: parking.parked == 1)
@@ -342,8 +342,8 @@ def test_a_held_sheet_gets_the_next_deal_within_a_tick(table):
 
 
 @override_settings(DOOR_WAIT_SECONDS=1)
-def test_at_its_deadline_the_held_sheet_gets_todays_204(table):
-    parking = Parking(threads=8, working=2, tick=TICK)
+def test_at_its_deadline_the_held_sheet_gets_todays_204(table, make_parking):
+    parking = make_parking(threads=8, working=2, tick=TICK)
     for headers in ({}, {"Accept-Language": "bg"}):
         env = sheet_poll(table, **headers)  # capped to the setting's 1 s
         started = time.monotonic()
@@ -356,13 +356,13 @@ def test_at_its_deadline_the_held_sheet_gets_todays_204(table):
 
 
 @override_settings(DOOR_WAIT_SECONDS=1)
-def test_holding_a_sheet_poll_reads_no_more_than_answering_it(table):
+def test_holding_a_sheet_poll_reads_no_more_than_answering_it(table, make_parking):
     """What a held poll's page shows is in its query (v, c): holding it sends the door
     answer's one statement, as answering it at once does, and the watcher's read is its own."""
     answered, held = CaptureQueriesContext(connection), CaptureQueriesContext(connection)
     with answered:
         assert call(Door(WSGIHandler(), parking=None), sheet_poll(table))[0] == "204 No Content"
-    parking = Parking(threads=8, working=2, tick=3600)  # the watcher never looks here
+    parking = make_parking(threads=8, working=2, tick=3600)  # the watcher never looks here
     with held:
         assert call(Door(WSGIHandler(), parking=parking), sheet_poll(table))[0] == (
             "204 No Content"
@@ -401,11 +401,11 @@ def test_the_watchers_page_asks_to_wait(table, settings):
     assert 'data-hx-trigger="every 5s"' in tag and "hx-sync" not in tag  # htmx's own queue
 
 
-def test_a_look_reads_each_group_once_with_each_item_once():
+def test_a_look_reads_each_group_once_with_each_item_once(make_parking):
     """The watcher's look asks a group's read once, with every item held in it once however
     many polls hold it, and wakes only the polls whose item moved; a read that answers
     another number of values than it was asked wakes its whole group (Django answers them)."""
-    parking = Parking(threads=10, working=2, tick=3600)  # the test looks, not the watcher
+    parking = make_parking(threads=10, working=2, tick=3600)  # the test looks, not the watcher
     now, reads, woken, short = {"a": 1, "b": 1}, [], {}, [False]
 
     def read(items):
@@ -438,11 +438,11 @@ def test_a_look_reads_each_group_once_with_each_item_once():
     assert woken[3] is True and woken[4] is True and parking.parked == 0
 
 
-def test_a_hold_without_a_thread_is_woken_once_when_moved_at_its_deadline_or_let_go():
+def test_a_hold_without_a_thread_is_woken_once_when_moved_at_its_deadline_or_let_go(make_parking):
     """Parking.hold (bin/serve's worker: no thread waits): each poll's `wake` is told once,
     True when its item moved, False at the first look past its deadline or when the server
     lets every poll go; no room, no hold."""
-    parking = Parking(threads=4, working=2, tick=3600, room=3)  # the test looks
+    parking = make_parking(threads=4, working=2, tick=3600, room=3)  # the test looks
     now, told = {"a": 1, "b": 1, "c": 1}, []
 
     def read(items):
@@ -464,6 +464,57 @@ def test_a_hold_without_a_thread_is_woken_once_when_moved_at_its_deadline_or_let
     assert told[-1] == ("c", False) and parking.parked == 0
     parking.look()
     assert len(told) == 3
+
+
+def test_a_closed_parking_lets_its_polls_go_holds_no_more_and_its_watcher_stops(make_parking):
+    """A stopping server closes its parking: the polls held are told at once, as at their
+    deadline; a poll coming after is not held (the server answers it at once); the watcher,
+    asleep between looks an hour apart, stops now, not at its next look."""
+    parking = make_parking(threads=4, working=2, tick=3600, room=3)
+    told = []
+
+    def hold(name: str) -> bool:
+        wake = lambda moved: told.append((name, moved))  # noqa: E731
+        return parking.hold("g", name, lambda items: [1] * len(items), 1, 60, operator.ne, wake)
+
+    assert hold("a")
+    watcher = parking._watcher
+    assert watcher is not None and watcher.is_alive()
+    started = time.monotonic()
+    parking.close()
+    assert time.monotonic() - started < 5 and not watcher.is_alive()
+    assert told == [("a", False)] and parking.parked == 0
+    assert not hold("b") and parking.parked == 0 and told == [("a", False)]
+    parking.close()  # twice is harmless
+
+
+@pytest.mark.postgres
+def test_a_closed_parkings_watcher_gives_its_database_connection_back(make_parking):
+    """The watcher keeps its connection between looks, as a request's thread does; closed,
+    it gives it back, so PostgreSQL sees no session left behind (a test database that a
+    watcher still held could not be dropped at the end of the run)."""
+
+    def sessions() -> int:
+        with connection.cursor() as cursor:  # in the test's transaction: a fresh snapshot
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            )
+            return cursor.fetchone()[0]
+
+    def read(items):
+        with connection.cursor() as cursor:  # the watcher's own connection (its thread's)
+            cursor.execute("SELECT 1")
+        looked.set()
+        return [1] * len(items)
+
+    before, looked = sessions(), threading.Event()
+    parking = make_parking(threads=4, working=2, tick=TICK, room=3)
+    assert parking.hold("g", "a", read, 1, 60, operator.ne, lambda moved: None)
+    assert looked.wait(10)
+    until(lambda: sessions() == before + 1)  # the watcher's, kept between its looks
+    parking.close()
+    until(lambda: sessions() == before)
 
 
 def test_the_gate_lets_threads_in_in_the_order_they_came():

@@ -14,7 +14,6 @@ import pytest
 from playwright.sync_api import expect
 
 from config.door import Door
-from config.parking import Parking
 from scoring import autoplay
 from tournaments.events.selectors.identity import identity_cookie, identity_value
 from tournaments.events.services.event import club_create, event_create
@@ -41,13 +40,13 @@ WORDS = {
 
 
 @pytest.fixture
-def held_asks(live_server):
+def held_asks(live_server, make_parking):
     """The live server's application behind the door, with room to hold asks (its server
     runs a thread a request), as bin/serve's processes have; the watcher looks every second,
     as there."""
     server = live_server.thread.httpd
     application = server.get_app()
-    server.set_app(Door(application, parking=Parking(threads=16, working=4)))
+    server.set_app(Door(application, parking=make_parking(threads=16, working=4)))
     yield
     server.set_app(application)
 

@@ -12,7 +12,6 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.urls import reverse
 
 from config.door import Door
-from config.parking import Parking
 from tests.test_door import at_door, environ, full, same_as_full, wrapped
 from tests.test_door_wait import in_thread, until
 from tournaments.common import event_settings
@@ -51,7 +50,7 @@ def test_the_clocked_sheet_poll_at_the_door_is_the_views_answer(clocked):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_held_clocked_sheet_is_let_go_when_the_organiser_moves_the_clock(clocked):
+def test_a_held_clocked_sheet_is_let_go_when_the_organiser_moves_the_clock(clocked, make_parking):
     """The watchers' page of a clocked table asks to wait with the clock's mark it shows: the
     door's watcher reads every held game's clock mark with its version (one statement for
     all), so an extension reaches the table's phones within a tick, as a deal does."""
@@ -63,7 +62,7 @@ def test_a_held_clocked_sheet_is_let_go_when_the_organiser_moves_the_clock(clock
     asked = [{"game_id": str(game.pk)} for game in games]
     assert SHEET_AT_DOOR.watch(asked) == [(game.version, mark) for game in games]
 
-    parking = Parking(threads=8, working=2, tick=0.05)
+    parking = make_parking(threads=8, working=2, tick=0.05)
     query = {"v": games[0].version, "c": mark, "wait": 25}
     env = environ(reverse("scoring:sheet", args=[games[0].pk]), query=query)
     thread, got = in_thread(Door(WSGIHandler(), parking=parking), env)
@@ -78,13 +77,13 @@ def test_a_held_clocked_sheet_is_let_go_when_the_organiser_moves_the_clock(clock
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_held_sheet_without_a_clock_shown_sleeps_through_a_clock_move(clocked):
+def test_a_held_sheet_without_a_clock_shown_sleeps_through_a_clock_move(clocked, make_parking):
     """A page that shows no clock (no `c`) is not behind when the organiser moves it: its
     held question sleeps on, and wakes for the next deal."""
     from scoring import services
 
     game = clocked.tables.order_by("number").first().game
-    parking = Parking(threads=8, working=2, tick=0.05)
+    parking = make_parking(threads=8, working=2, tick=0.05)
     query = {"v": game.version, "wait": 25}
     env = environ(reverse("scoring:sheet", args=[game.pk]), query=query)
     thread, got = in_thread(Door(WSGIHandler(), parking=parking), env)
