@@ -16,13 +16,17 @@ Procfile ``SyncWorker``, bin/serve (threads) ``ThreadWorker``.
 bin/serve's ``ThreadWorker`` also holds the polls the door parks (config.parking) without a
 thread: the door hands the worker how to answer later (``HOLD`` in the request's environ), the
 connection waits beside the idle kept ones, and the parking's watcher gives it back to a thread
-when it wakes.
+when it wakes. And it looks at a socket before gunicorn's longer way with it: a kept connection
+its client closed is closed on the loop (gunicorn hands it to a thread to find that out), and a
+new connection's request already there is read at once (gunicorn makes a selector to wait for
+it): a room of phones pays both on every connection (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import socket
 import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -183,6 +187,27 @@ class ThreadWorker(_JsonRefusals, _ThreadWorker):
                     self.log.exception("Exception in post_request hook")
         return True
 
+    def handle(self, conn):
+        """gunicorn's, without its wait for a new connection's first bytes when they are
+        there already (a phone sends its request with the connection): gunicorn waits on a
+        selector made for the one socket, four system calls and their objects, where one look
+        at the socket says it."""
+        if not conn.initialized and not conn.data_ready and _has_bytes(conn, self.cfg):
+            conn.data_ready = True
+        return super().handle(conn)
+
+    def on_client_socket_readable(self, conn, client):
+        """A kept connection turned readable. When that is its client closing it (a phone
+        that slept, a client that asks once a connection), it is closed here on the loop;
+        gunicorn would hand it to a thread only to find the end there."""
+        if _closed_by_client(conn, self.cfg):
+            self.poller.unregister(client)
+            self.keepalived_conns.remove(conn)
+            self.nr_conns -= 1
+            conn.close()
+            return
+        super().on_client_socket_readable(conn, client)
+
     def _keepalive_after(self, conn, keepalive):
         if isinstance(keepalive, _Held):
             return keepalive
@@ -218,3 +243,23 @@ class ThreadWorker(_JsonRefusals, _ThreadWorker):
         except Exception as e:
             self.handle_error(held.req, conn.sock, conn.client, e)
         return False
+
+
+def _peek(conn, cfg) -> bytes | None:
+    """The next byte waiting on a plain connection's socket, left there (b"" when the client
+    closed it), without waiting; None when none is there yet, the connection is TLS (its
+    socket takes no flags) or the look failed (gunicorn's own path then meets the failure)."""
+    if cfg.is_ssl:
+        return None
+    try:
+        return conn.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except OSError:
+        return None
+
+
+def _has_bytes(conn, cfg) -> bool:
+    return bool(_peek(conn, cfg))
+
+
+def _closed_by_client(conn, cfg) -> bool:
+    return _peek(conn, cfg) == b""
