@@ -192,7 +192,7 @@ class ThreadWorker(_JsonRefusals, _ThreadWorker):
         there already (a phone sends its request with the connection): gunicorn waits on a
         selector made for the one socket, four system calls and their objects, where one look
         at the socket says it."""
-        if not conn.initialized and not conn.data_ready and _has_bytes(conn, self.cfg):
+        if not conn.initialized and not conn.data_ready and _peek(conn, self.cfg):
             conn.data_ready = True
         return super().handle(conn)
 
@@ -200,7 +200,7 @@ class ThreadWorker(_JsonRefusals, _ThreadWorker):
         """A kept connection turned readable. When that is its client closing it (a phone
         that slept, a client that asks once a connection), it is closed here on the loop;
         gunicorn would hand it to a thread only to find the end there."""
-        if _closed_by_client(conn, self.cfg):
+        if _peek(conn, self.cfg) == b"":
             self.poller.unregister(client)
             self.keepalived_conns.remove(conn)
             self.nr_conns -= 1
@@ -255,11 +255,3 @@ def _peek(conn, cfg) -> bytes | None:
         return conn.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
     except OSError:
         return None
-
-
-def _has_bytes(conn, cfg) -> bool:
-    return bool(_peek(conn, cfg))
-
-
-def _closed_by_client(conn, cfg) -> bool:
-    return _peek(conn, cfg) == b""
